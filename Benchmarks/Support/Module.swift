@@ -1,0 +1,1 @@
+// Shared benchmark helpers (being built).

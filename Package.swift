@@ -1,0 +1,111 @@
+// swift-tools-version:6.1
+//
+// quake-bake: bakes the USGS earthquake catalog into map bundles.
+//
+// The source tree reads as the pipeline:
+//   Catalog   — the event model and the ComCat formats (GeoJSON, CSV) every stage shares
+//   Fetch     — counted, capped, resumable download from an FDSN event service
+//   Store     — the SpatiaLite store: one row per event, newest version wins
+//   Tiles     — thinning per zoom and vector-tile (MVT) encoding
+//   Bundles   — MBTiles, PMTiles, GeoJSON, app database, manifest, atomic publishing
+//   Operations — bake (cron), status, locking, configuration
+//   quake-bake — the thin command-line front end
+//   StandIn / usgs-stand-in — a local emulator of the USGS service for tests and the demo
+import PackageDescription
+
+let package = Package(
+    name: "quake-bake",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "quake-bake", targets: ["quake-bake"]),
+        .executable(name: "usgs-stand-in", targets: ["usgs-stand-in"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries (Debian packages installed by Scripts/setup).
+        .systemLibrary(name: "CSpatiaLite", pkgConfig: "spatialite", providers: [.apt(["libspatialite-dev"])]),
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+
+        // Shared plumbing: gzip, sha256, atomic files, workspace layout, logging, progress.
+        .target(name: "QuakeCommon", dependencies: [
+            "CZlib", "CCrypto",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Common"),
+        // The event model and the ComCat GeoJSON / CSV formats.
+        .target(name: "QuakeCatalog", dependencies: [
+            "QuakeCommon",
+            .product(name: "CSV", package: "CSV.swift"),
+        ], path: "Sources/Catalog"),
+
+        // Pipeline stages.
+        .target(name: "QuakeFetch", dependencies: [
+            "QuakeCatalog", "QuakeCommon",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Fetch"),
+        .target(name: "QuakeStore", dependencies: [
+            "QuakeCatalog", "QuakeCommon", "CSpatiaLite",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Store"),
+        .target(name: "QuakeTiles", dependencies: [
+            "QuakeCatalog", "QuakeCommon",
+        ], path: "Sources/Tiles"),
+        .target(name: "QuakeBundles", dependencies: [
+            "QuakeTiles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Bundles"),
+        .target(name: "QuakeOperations", dependencies: [
+            "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeCatalog", "QuakeCommon",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Yams", package: "Yams"),
+        ], path: "Sources/Operations"),
+
+        // The command-line front end: parses arguments, calls one stage, reports.
+        .executableTarget(name: "quake-bake", dependencies: [
+            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeCommon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/quake-bake"),
+
+        // The USGS FDSN event service emulator (tests and the demo).
+        .target(name: "USGSStandIn", dependencies: [
+            "QuakeCatalog", "QuakeCommon",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/StandIn"),
+        .executableTarget(name: "usgs-stand-in", dependencies: [
+            "USGSStandIn",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Sources/usgs-stand-in"),
+
+        // Benchmarks: print figures (see BENCHMARKS.md), never assert timings.
+        .target(name: "BenchSupport", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Benchmarks/Support"),
+        .executableTarget(name: "bench-index", dependencies: [
+            "BenchSupport", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+        ], path: "Benchmarks/bench-index"),
+        .executableTarget(name: "bench-export", dependencies: [
+            "BenchSupport", "QuakeBundles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+        ], path: "Benchmarks/bench-export"),
+
+        // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
+        .target(name: "TestSupport", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Tests/Support"),
+        .testTarget(name: "CatalogTests", dependencies: ["QuakeCatalog", "TestSupport"], path: "Tests/CatalogTests"),
+        .testTarget(name: "StandInTests", dependencies: ["USGSStandIn", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
+        .testTarget(name: "FetchTests", dependencies: ["QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/FetchTests"),
+        .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/StoreTests"),
+        .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "TestSupport"], path: "Tests/TilesTests"),
+        .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests"),
+        .testTarget(name: "OperationsTests", dependencies: ["QuakeOperations", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/OperationsTests"),
+    ]
+)

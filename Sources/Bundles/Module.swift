@@ -1,0 +1,1 @@
+// The Bundles stage lives here (being built).

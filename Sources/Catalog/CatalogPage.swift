@@ -1,0 +1,72 @@
+/// What one page or file held: the events that passed validation, and everything
+/// else with a reason, so that nothing is dropped silently.
+public struct CatalogPage: Sendable {
+    /// Valid events, in document order.
+    public var events: [QuakeEvent] = []
+    /// Items that could not be read as events.
+    public var rejects: [Reject] = []
+    /// The FDSN `metadata` block, when the document has one.
+    public var metadata: PageMetadata?
+    /// Set when the document as a whole is damaged or is a service error.
+    /// Events read before the damage are still in `events`.
+    public var problem: String?
+
+    public init(events: [QuakeEvent] = [], rejects: [Reject] = [], metadata: PageMetadata? = nil, problem: String? = nil) {
+        self.events = events
+        self.rejects = rejects
+        self.metadata = metadata
+        self.problem = problem
+    }
+}
+
+/// An item that could not be stored, with where it was and why.
+public struct Reject: Error, Sendable, Hashable {
+    /// Where in its source, e.g. `feature 12 (byte 3456)` or `line 7`.
+    public var position: String
+    /// Why, in words.
+    public var reason: String
+    /// The item's raw text (long texts are cut, see `Reject.maximumRawLength`).
+    public var raw: String
+
+    /// Raw text longer than this is cut and marked, so one huge item cannot bloat the store.
+    public static let maximumRawLength = 16_384
+
+    public init(position: String, reason: String, raw: String) {
+        self.position = position
+        self.reason = reason
+        if raw.utf8.count > Self.maximumRawLength {
+            let head = String(decoding: raw.utf8.prefix(Self.maximumRawLength), as: UTF8.self)
+            self.raw = head + "… [cut: \(raw.utf8.count) bytes in all]"
+        } else {
+            self.raw = raw
+        }
+    }
+}
+
+/// The `metadata` block of an FDSN GeoJSON answer.
+public struct PageMetadata: Sendable, Hashable {
+    public var generated: Int64?
+    public var url: String?
+    public var title: String?
+    /// HTTP-like status; anything but 200 means the answer is an error (even on HTTP 200).
+    public var status: Int?
+    public var api: String?
+    public var count: Int?
+    public var limit: Int?
+    public var offset: Int?
+    /// The service's error text, when `status` is an error.
+    public var error: String?
+
+    public init(generated: Int64? = nil, url: String? = nil, title: String? = nil, status: Int? = nil,
+                api: String? = nil, count: Int? = nil, limit: Int? = nil, offset: Int? = nil, error: String? = nil) {
+        self.generated = generated
+        self.url = url
+        self.title = title
+        self.status = status
+        self.api = api
+        self.count = count
+        self.limit = limit
+        self.offset = offset
+        self.error = error
+    }
+}

@@ -1,0 +1,161 @@
+import CSV
+import QuakeCommon
+import Foundation
+
+/// The ComCat CSV format (`format=csv`, the `*.csv` feeds): 22 columns, one event per row.
+///
+/// CSV has no `ids`, `sources` or `types`: on reading they are derived as
+/// `ids = [id]`, `sources = [net]`, `types = ["origin"]`.
+public enum ComCatCSV {
+    /// The columns ComCat writes, in its order.
+    public static let columns = ["time", "latitude", "longitude", "depth", "mag", "magType", "nst", "gap", "dmin", "rms",
+                                 "net", "id", "updated", "place", "type", "horizontalError", "depthError", "magError",
+                                 "magNst", "status", "locationSource", "magSource"]
+    /// Columns a file must have to be read at all.
+    static let requiredColumns = ["time", "latitude", "longitude", "id", "updated"]
+
+    /// Reads `data` (gzip or plain). Columns are found by header name; extra columns are ignored.
+    public static func read(_ data: Data, source: String) -> CatalogPage {
+        var page = CatalogPage()
+        do {
+            try forEachRow(data, source: source) { row in
+                switch row.event() {
+                case .success(let event): page.events.append(event)
+                case .failure(let reject): page.rejects.append(reject)
+                }
+            }
+        } catch {
+            page.problem = "\(error)"
+        }
+        return page
+    }
+
+    /// One data row with access to its cells by column name.
+    public struct Row {
+        let header: [String: Int]
+        /// The cells as read.
+        public let cells: [String]
+        /// 1-based row number counting the header as row 1.
+        public let number: Int
+
+        /// The cell under `column`, or `nil` when the column is absent or the cell empty.
+        public subscript(column: String) -> String? {
+            guard let index = header[column], index < cells.count else { return nil }
+            let cell = cells[index]
+            return cell.isEmpty ? nil : cell
+        }
+
+        /// The row as an event, or a reject naming the row and the reason.
+        public func event() -> Result<QuakeEvent, Reject> {
+            Result { try makeEvent() }.mapError { error in
+                Reject(position: "row \(number)", reason: "\(error)", raw: ComCatCSV.line(cells))
+            }
+        }
+
+        struct Failure: Error, CustomStringConvertible { let description: String }
+
+        private func makeEvent() throws -> QuakeEvent {
+            if cells.count != header.count {
+                throw Failure(description: "row has \(cells.count) cells, the header has \(header.count)")
+            }
+            guard let id = self["id"] else { throw Failure(description: "missing id") }
+            guard let updatedText = self["updated"] else { throw Failure(description: "missing updated time") }
+            var event = QuakeEvent(id: id, updated: try time(updatedText, "updated"))
+            event.status = self["status"]
+            event.time = try self["time"].map { try time($0, "time") }
+            event.latitude = try number("latitude")
+            event.longitude = try number("longitude")
+            event.depthKm = try number("depth")
+            event.mag = try number("mag")
+            event.magType = self["magType"]
+            event.nst = try whole("nst")
+            event.gap = try number("gap")
+            event.dmin = try number("dmin")
+            event.rms = try number("rms")
+            event.net = self["net"]
+            event.place = self["place"]
+            event.eventType = self["type"]
+            event.horizontalError = try number("horizontalError")
+            event.depthError = try number("depthError")
+            event.magError = try number("magError")
+            event.magNst = try whole("magNst")
+            event.locationSource = self["locationSource"]
+            event.magSource = self["magSource"]
+            if let net = event.net {
+                event.sources = [net]
+                if id.hasPrefix(net) { event.code = String(id.dropFirst(net.count)) }
+            }
+            event.types = ["origin"]
+            if let reason = EventRules.check(&event) { throw Failure(description: reason) }
+            return event
+        }
+
+        private func number(_ column: String) throws -> Double? {
+            guard let text = self[column] else { return nil }
+            guard let value = Double(text) else { throw Failure(description: "\(column) is not a number (\"\(text.prefix(64))\")") }
+            return value
+        }
+
+        private func whole(_ column: String) throws -> Int? {
+            guard let value = try number(column) else { return nil }
+            guard value.isFinite, value == value.rounded(), abs(value) < 9e15 else {
+                throw Failure(description: "\(column) is not a whole number (\(value))")
+            }
+            return Int(value)
+        }
+
+        private func time(_ text: String, _ column: String) throws -> Int64 {
+            if let ms = ISOTime.parse(text) { return ms }
+            if let ms = Int64(text) { return ms }
+            throw Failure(description: "\(column) is not a valid time (\"\(text.prefix(64))\")")
+        }
+    }
+
+    /// Calls `body` for every data row. Throws when the file is not a ComCat CSV at all.
+    public static func forEachRow(_ data: Data, source: String, _ body: (Row) throws -> Void) throws {
+        let text = String(decoding: try Gzip.decompressIfNeeded(data), as: UTF8.self)
+        guard !text.isEmpty else { throw Row.Failure(description: "\(source): the file is empty") }
+        let reader = try CSVReader(string: text, hasHeaderRow: true)
+        let names = reader.headerRow ?? []
+        let missing = requiredColumns.filter { !names.contains($0) }
+        guard missing.isEmpty else {
+            throw Row.Failure(description: "\(source): wrong CSV header: missing \(missing.joined(separator: ", ")); expected the ComCat columns \(columns.joined(separator: ","))")
+        }
+        var header: [String: Int] = [:]
+        for (index, name) in names.enumerated() where header[name] == nil { header[name] = index }
+        var number = 1
+        while let cells = reader.next() {
+            number += 1
+            if cells.count == 1 && cells[0].isEmpty { continue }  // blank line
+            try body(Row(header: header, cells: cells, number: number))
+        }
+        if let error = reader.error {
+            throw Row.Failure(description: "\(source): CSV ends badly after row \(number): \(error)")
+        }
+    }
+
+    /// Writes events as ComCat CSV, header included.
+    public static func write(_ events: [QuakeEvent]) -> String {
+        var out = columns.joined(separator: ",") + "\n"
+        for e in events {
+            let cells: [String?] = [
+                e.time.map { ISOTime.format(milliseconds: $0) }, e.latitude.map(JSONText.number), e.longitude.map(JSONText.number),
+                e.depthKm.map(JSONText.number), e.mag.map(JSONText.number), e.magType, e.nst.map(String.init),
+                e.gap.map(JSONText.number), e.dmin.map(JSONText.number), e.rms.map(JSONText.number), e.net, e.id,
+                ISOTime.format(milliseconds: e.updated), e.place, e.eventType, e.horizontalError.map(JSONText.number),
+                e.depthError.map(JSONText.number), e.magError.map(JSONText.number), e.magNst.map(String.init), e.status,
+                e.locationSource, e.magSource,
+            ]
+            out += line(cells.map { $0 ?? "" }) + "\n"
+        }
+        return out
+    }
+
+    /// One CSV line, quoting cells that need it.
+    static func line(_ cells: [String]) -> String {
+        cells.map { cell in
+            cell.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                ? "\"" + cell.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : cell
+        }.joined(separator: ",")
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One lock per workspace, so two runs never write the same archive, store or bundles.
+///
+/// Built on `flock(2)`: the kernel drops the lock when its holder dies, so a
+/// lock left by a killed run is never stale; the file only remembers who held
+/// it last (pid, command, start time) for messages and `status`.
+public final class WorkspaceLock: @unchecked Sendable {
+    private let descriptor: Int32
+    /// The lock file.
+    public let path: URL
+
+    /// Who holds (or last held) a lock.
+    public struct Holder: Sendable, Equatable {
+        public var pid: Int32
+        public var command: String
+        public var since: String
+    }
+
+    /// Takes the workspace lock without waiting.
+    /// Throws an error with exit status 75 (temporary failure) when another run holds it.
+    public init(workspace: Workspace, command: String) throws {
+        try workspace.create()
+        path = workspace.lockPath
+        descriptor = open(path.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw QuakeBakeError("cannot open the lock file \(path.path): \(String(cString: strerror(errno)))")
+        }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            let holder = WorkspaceLock.readHolder(path)
+            close(descriptor)
+            let who = holder.map { "`\($0.command)` (pid \($0.pid), since \($0.since))" } ?? "another quake-bake run"
+            throw QuakeBakeError("the workspace \(workspace.root.path) is in use by \(who); try again when it has finished",
+                                 exitStatus: .temporaryFailure)
+        }
+        let since = ISO8601DateFormatter().string(from: Date())
+        let text = "\(getpid())\n\(command)\n\(since)\n"
+        ftruncate(descriptor, 0)
+        _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+    }
+
+    /// Releases the lock (also released when the process exits or is killed).
+    public func release() {
+        flock(descriptor, LOCK_UN)
+        close(descriptor)
+    }
+
+    /// The current holder, or `nil` when nobody holds the lock.
+    public static func holder(of workspace: Workspace) -> Holder? {
+        let fd = open(workspace.lockPath.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
+            flock(fd, LOCK_UN)
+            return nil
+        }
+        return readHolder(workspace.lockPath)
+    }
+
+    private static func readHolder(_ path: URL) -> Holder? {
+        guard let text = try? String(contentsOf: path, encoding: .utf8) else { return nil }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard lines.count >= 3, let pid = Int32(lines[0]) else { return nil }
+        return Holder(pid: pid, command: lines[1], since: lines[2])
+    }
+}

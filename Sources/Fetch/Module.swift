@@ -1,0 +1,1 @@
+// The Fetch stage lives here (being built).

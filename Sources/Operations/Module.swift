@@ -1,0 +1,1 @@
+// The Operations stage lives here (being built).

@@ -1,0 +1,1 @@
+// The StandIn stage lives here (being built).

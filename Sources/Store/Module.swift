@@ -1,0 +1,1 @@
+// The Store stage lives here (being built).

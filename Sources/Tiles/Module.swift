@@ -1,0 +1,1 @@
+// The Tiles stage lives here (being built).
