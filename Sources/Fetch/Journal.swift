@@ -1,0 +1,111 @@
+import Foundation
+import GRDB
+import QuakeCommon
+
+/// The fetch journal (`archive/journal.sqlite`): the plan and state of every
+/// fetch run, the manifest of archived pages, and request statistics.
+///
+/// It is the checkpoint that makes `fetch` resumable: a window is `done` only
+/// once its page file is durable and its manifest row committed, in one transaction.
+struct Journal {
+    let queue: DatabaseQueue
+    let workspace: Workspace
+
+    /// Opens (creating or migrating) the journal of `workspace`.
+    init(workspace: Workspace) throws {
+        self.workspace = workspace
+        try FileManager.default.createDirectory(at: workspace.archiveDirectory, withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        queue = try DatabaseQueue(path: workspace.journalPath.path, configuration: configuration)
+        try Self.migrator.migrate(queue)
+    }
+
+    /// Opens the journal only if it exists (read paths must not create one).
+    static func openIfPresent(_ workspace: Workspace) throws -> Journal? {
+        FileManager.default.fileExists(atPath: workspace.journalPath.path) ? try Journal(workspace: workspace) : nil
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                PRAGMA journal_mode = WAL;
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY,
+                    selection_key TEXT NOT NULL,      -- identity of the selection, for incremental sync
+                    selection TEXT NOT NULL,          -- the selection, JSON, for people
+                    mode TEXT NOT NULL,               -- full | incremental
+                    updated_after INTEGER,            -- ms; incremental runs only
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT,
+                    state TEXT NOT NULL,              -- planning | fetching | done | failed
+                    high_water_mark INTEGER,          -- max `updated` seen by this run and those before it
+                    message TEXT
+                );
+                CREATE TABLE windows (
+                    id INTEGER PRIMARY KEY,
+                    run_id INTEGER NOT NULL REFERENCES runs(id),
+                    start_ms INTEGER NOT NULL,
+                    end_ms INTEGER NOT NULL,
+                    planned_count INTEGER NOT NULL,
+                    state TEXT NOT NULL,              -- planned | done | split
+                    UNIQUE (run_id, start_ms, end_ms)
+                );
+                CREATE TABLE pages (
+                    id INTEGER PRIMARY KEY,           -- arrival order
+                    run_id INTEGER NOT NULL REFERENCES runs(id),
+                    window_id INTEGER NOT NULL UNIQUE REFERENCES windows(id),
+                    file TEXT NOT NULL,               -- relative to the workspace
+                    url TEXT NOT NULL,
+                    http_status INTEGER NOT NULL,
+                    event_count INTEGER NOT NULL,
+                    bytes INTEGER NOT NULL,           -- body bytes as received (decompressed)
+                    stored_bytes INTEGER NOT NULL,    -- gzip file bytes
+                    sha256 TEXT NOT NULL,             -- of the body
+                    duration_ms INTEGER NOT NULL,
+                    fetched_at TEXT NOT NULL,
+                    max_updated INTEGER
+                );
+                CREATE TABLE requests (
+                    id INTEGER PRIMARY KEY,
+                    run_id INTEGER NOT NULL,
+                    endpoint TEXT NOT NULL,           -- count | query
+                    http_status INTEGER NOT NULL,     -- 0 when no answer (timeout, disconnect)
+                    bytes INTEGER NOT NULL,
+                    duration_ms INTEGER NOT NULL,
+                    at TEXT NOT NULL
+                );
+                """)
+        }
+        return migrator
+    }
+}
+
+/// One page in the archive, as `index` reads it.
+public struct ArchivedPage: Sendable, Hashable {
+    /// Arrival order: pages are indexed in this order.
+    public let sequence: Int64
+    /// The gzip page file.
+    public let file: URL
+    /// SHA-256 of the page body (decompressed), the page's identity.
+    public let sha256: String
+    /// The request that produced it.
+    public let requestURL: String
+    /// Features in the page.
+    public let eventCount: Int
+}
+
+/// Read access to the raw page archive.
+public enum Archive {
+    /// Every archived page of `workspace`, in arrival order. Empty when nothing was fetched.
+    public static func pages(in workspace: Workspace) throws -> [ArchivedPage] {
+        guard let journal = try Journal.openIfPresent(workspace) else { return [] }
+        return try journal.queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, file, sha256, url, event_count FROM pages ORDER BY id").map { row in
+                ArchivedPage(sequence: row["id"], file: workspace.root.appendingPathComponent(row["file"] as String),
+                             sha256: row["sha256"], requestURL: row["url"], eventCount: row["event_count"])
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// The Fetch stage lives here (being built).
