@@ -80,12 +80,13 @@ let package = Package(
 
         // The USGS FDSN event service emulator (tests and the demo).
         .target(name: "USGSStandIn", dependencies: [
-            "QuakeCatalog", "QuakeCommon",
+            "QuakeCatalog", "QuakeCommon", "CZlib",
             .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "FlyingSocks", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/StandIn"),
         .executableTarget(name: "usgs-stand-in", dependencies: [
-            "USGSStandIn",
+            "USGSStandIn", "QuakeCommon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/usgs-stand-in"),
 

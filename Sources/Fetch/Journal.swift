@@ -8,7 +8,7 @@ import QuakeCommon
 /// It is the checkpoint that makes `fetch` resumable: a window is `done` only
 /// once its page file is durable and its manifest row committed, in one transaction.
 struct Journal {
-    let queue: DatabaseQueue
+    let queue: DatabasePool
     let workspace: Workspace
 
     /// Opens (creating or migrating) the journal of `workspace`.
@@ -17,7 +17,7 @@ struct Journal {
         try FileManager.default.createDirectory(at: workspace.archiveDirectory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        queue = try DatabaseQueue(path: workspace.journalPath.path, configuration: configuration)
+        queue = try DatabasePool(path: workspace.journalPath.path, configuration: configuration)
         try Self.migrator.migrate(queue)
     }
 
@@ -30,7 +30,6 @@ struct Journal {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
-                PRAGMA journal_mode = WAL;
                 CREATE TABLE runs (
                     id INTEGER PRIMARY KEY,
                     selection_key TEXT NOT NULL,      -- identity of the selection, for incremental sync
@@ -39,7 +38,8 @@ struct Journal {
                     updated_after INTEGER,            -- ms; incremental runs only
                     started_at TEXT NOT NULL,
                     finished_at TEXT,
-                    state TEXT NOT NULL,              -- planning | fetching | done | failed
+                    state TEXT NOT NULL,              -- planning | fetching | done | failed | abandoned
+                    cap INTEGER,                      -- the service's maxAllowed, learnt while planning
                     high_water_mark INTEGER,          -- max `updated` seen by this run and those before it
                     message TEXT
                 );
@@ -65,7 +65,8 @@ struct Journal {
                     sha256 TEXT NOT NULL,             -- of the body
                     duration_ms INTEGER NOT NULL,
                     fetched_at TEXT NOT NULL,
-                    max_updated INTEGER
+                    max_updated INTEGER,              -- newest `updated` in the page
+                    generated INTEGER                 -- the service's metadata.generated
                 );
                 CREATE TABLE requests (
                     id INTEGER PRIMARY KEY,

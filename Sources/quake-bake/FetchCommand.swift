@@ -1,13 +1,37 @@
 import ArgumentParser
+import QuakeCommon
+import QuakeFetch
 
 /// `quake-bake fetch`.
 struct FetchCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "fetch", abstract: "Download events from an FDSN event service into the workspace archive.")
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download events from an FDSN event service into the workspace archive.",
+        discussion: """
+        Counts first, plans time windows that each stay under the service's cap \
+        (20,000 events at USGS), then queries each window and keeps every page \
+        as received (gzip) under <workspace>/archive. Temporary failures are \
+        retried politely; a killed fetch resumes where it stopped. Once a \
+        selection has been fetched completely, later runs ask only for what \
+        changed (updatedafter, deletions included).
 
+        Example:
+          quake-bake fetch --start 2024-01-01 --min-magnitude 2.5
+          quake-bake fetch --service http://127.0.0.1:8080/fdsnws/event/1/ --bbox 170,-50,-170,-10
+        """)
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var service: ServiceOptions
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
         let logger = common.logger(for: "fetch")
-        try await Reporting.run(logger) { throw Reporting.notBuiltYet("fetch", issue: 3) }
+        try await Reporting.run(logger) {
+            let workspace = common.resolvedWorkspace
+            let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake fetch")
+            defer { lock.release() }
+            _ = try await Fetcher.run(selection: try selection.selection(), options: service.options, workspace: workspace,
+                                      progress: common.progress, logger: logger)
+        }
     }
 }

@@ -1,0 +1,39 @@
+import Foundation
+
+/// How `fetch` talks to the service: where, how patiently, how politely.
+public struct FetchOptions: Sendable {
+    /// The FDSN event service base, ending in `/fdsnws/event/1/`.
+    public var service: URL = URL(string: "https://earthquake.usgs.gov/fdsnws/event/1/")!
+    /// Full, incremental, or decided by the journal.
+    public var mode: Mode = .automatic
+    /// How far before the high-water mark an incremental run starts (ms).
+    public var overlap: Int64 = 10 * 60_000
+    /// Seconds allowed to connect and receive the response headers.
+    public var connectTimeout: TimeInterval = 30
+    /// Seconds of silence allowed while a response body arrives.
+    public var readTimeout: TimeInterval = 120
+    /// Attempts per request before a window is split or the run gives up.
+    public var maxAttempts = 6
+    /// Base of the exponential backoff, seconds (doubled per attempt, with full jitter).
+    public var retryBaseDelay: TimeInterval = 1
+    /// Longest wait between attempts, seconds (a longer `Retry-After` is still honoured).
+    public var retryMaxDelay: TimeInterval = 120
+    /// Requests in flight at once.
+    public var concurrency = 2
+    /// Requests allowed per `budgetWindow` seconds.
+    public var requestBudget = 400
+    /// The budget's sliding window, seconds.
+    public var budgetWindow: TimeInterval = 300
+
+    /// Whether to sync incrementally.
+    public enum Mode: String, Sendable, CaseIterable {
+        /// Incremental when the journal holds a completed fetch of the same selection, else full.
+        case automatic
+        /// Everything in the selection.
+        case full
+        /// Only what changed since the last completed fetch of the same selection.
+        case incremental
+    }
+
+    public init() {}
+}

@@ -1,0 +1,184 @@
+import Foundation
+import Logging
+import QuakeCatalog
+import QuakeCommon
+
+/// One fetch run in progress: plans (unless resuming a planned run), then
+/// fetches every planned window with at most `concurrency` requests in flight.
+final class FetchRun: Sendable {
+    private let run: RunRecord
+    private let selection: FetchSelection
+    private let options: FetchOptions
+    private let workspace: Workspace
+    private let journal: Journal
+    private let progress: any ProgressSink
+    private let logger: Logger
+    private let transport: HTTPTransport
+    private let client: ServiceClient
+    private let planner: WindowPlanner
+    private let tally = Tally()
+
+    init(run: RunRecord, selection: FetchSelection, options: FetchOptions, workspace: Workspace, journal: Journal,
+         progress: any ProgressSink, logger: Logger) {
+        self.run = run
+        self.selection = selection
+        self.options = options
+        self.workspace = workspace
+        self.journal = journal
+        self.progress = progress
+        self.logger = logger
+        transport = HTTPTransport(connectTimeout: options.connectTimeout, readTimeout: options.readTimeout)
+        let tally = self.tally
+        let runID = run.id
+        client = ServiceClient(
+            service: options.service, transport: transport,
+            gate: RequestGate(concurrency: options.concurrency, budget: options.requestBudget, window: options.budgetWindow),
+            retry: RetryPolicy(maxAttempts: options.maxAttempts, baseDelay: options.retryBaseDelay, maxDelay: options.retryMaxDelay),
+            record: { request in
+                tally.record(request)
+                journal.record(request, runID: runID, now: Int64(Date().timeIntervalSince1970 * 1000))
+            },
+            logger: logger)
+        var parameters: [(String, String)] = [("format", "geojson"), ("jsonerror", "true")]
+        if let updatedAfter = run.updatedAfter {
+            parameters += [("updatedafter", ISOTime.formatParameter(milliseconds: updatedAfter)), ("includedeleted", "true")]
+        }
+        planner = WindowPlanner(client: client, parameters: parameters + selection.filterParameters)
+    }
+
+    func close() { transport.close() }
+
+    func summary() async -> FetchSummary {
+        tally.summary(run: run, duration: Date().timeIntervalSince(tally.started))
+    }
+
+    func execute() async throws {
+        let cap: Int
+        if run.state == "planning" {
+            let plan = try await planner.plan(selection.timeRange(now: run.startedAt))
+            cap = plan.cap
+            try journal.savePlan(runID: run.id, windows: plan.windows, cap: cap)
+            logger.debug("planned \(plan.windows.count) windows under the cap of \(cap)")
+        } else {
+            cap = run.cap ?? 20_000
+        }
+        var queue = try journal.plannedWindows(runID: run.id)
+        let before = try journal.fetchedTotals(runID: run.id)
+        tally.plan(windows: queue.count + before.windows, alreadyDone: before.windows)
+        report()
+
+        try await withThrowingTaskGroup(of: [WindowRecord].self) { group in
+            var active = 0
+            while !queue.isEmpty || active > 0 {
+                while active < max(1, options.concurrency), !queue.isEmpty {
+                    let window = queue.removeFirst()
+                    active += 1
+                    group.addTask { try await self.fetch(window, cap: cap) }
+                }
+                if let replacements = try await group.next() {
+                    active -= 1
+                    queue.insert(contentsOf: replacements, at: 0)
+                    tally.addPlanned(replacements.isEmpty ? 0 : replacements.count - 1)
+                    report()
+                }
+            }
+        }
+    }
+
+    /// Fetches one window. Returns the windows that replace it when it had to be split.
+    private func fetch(_ window: WindowRecord, cap: Int, depth: Int = 0) async throws -> [WindowRecord] {
+        let parameters = planner.parameters(start: window.start, end: window.end) + [("orderby", "time-asc")]
+        var expected = window.plannedCount
+        var answer: QueryAnswer?
+        for round in 1...3 {
+            do {
+                answer = try await client.query(parameters)
+            } catch ServiceError.overCap {
+                logger.info("window \(describe(window)) is over the cap: splitting it")
+                return try await split(window, count: max(expected, cap + 1), cap: cap)
+            } catch ServiceError.unavailable(let attempts, let problem, _) where window.end - window.start >= 2000 {
+                logger.warning("window \(describe(window)) failed \(attempts) times (\(problem)): splitting it")
+                return try await split(window, count: expected, cap: cap)
+            }
+            let received = answer!.page.events.count + answer!.page.rejects.count
+            if received == expected { break }
+            // The catalog moved between count and query: check again rather than trust either.
+            let recount = try await client.count(planner.parameters(start: window.start, end: window.end)).count
+            logger.info("window \(describe(window)): page has \(received) events, count said \(expected), recount says \(recount)")
+            if recount > cap { return try await split(window, count: recount, cap: cap) }
+            if recount == received { break }
+            if round == 3 { logger.warning("window \(describe(window)): page and count still disagree; keeping the page") }
+            expected = recount
+        }
+        try archive(answer!, window: window)
+        return []
+    }
+
+    private func split(_ window: WindowRecord, count: Int, cap: Int) async throws -> [WindowRecord] {
+        let parts = try await planner.split(PlannedWindow(start: window.start, end: window.end, count: count), cap: cap)
+        return try journal.split(window, runID: run.id, into: parts.filter { $0.count > 0 })
+    }
+
+    /// Writes the page (gzip, atomically) and records it with its window, so a crash leaves either both or neither.
+    private func archive(_ answer: QueryAnswer, window: WindowRecord) throws {
+        let relative = "archive/pages/run-\(String(format: "%06d", run.id))/"
+            + "\(Self.stamp(window.start))_\(Self.stamp(window.end)).json.gz"
+        let compressed = try Gzip.compress(answer.body)
+        try AtomicFile.write(compressed, to: workspace.root.appendingPathComponent(relative))
+        let page = answer.page
+        let entry = PageEntry(file: relative, url: answer.url.absoluteString, status: answer.status,
+                              eventCount: page.events.count + page.rejects.count, bytes: answer.body.count,
+                              storedBytes: compressed.count, sha256: SHA256.hex(answer.body),
+                              durationMS: Int(answer.duration * 1000), fetchedAt: ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
+                              maxUpdated: page.events.map(\.updated).max(), generated: page.metadata?.generated)
+        try journal.recordPage(entry, runID: run.id, window: window)
+        tally.fetched(events: entry.eventCount, bytes: entry.bytes)
+        report()
+    }
+
+    private func report() {
+        let state = tally.progress()
+        progress.update(ProgressSnapshot(stage: "fetch", done: state.done, total: state.planned, unit: "windows",
+                                         detail: "\(Format.count(state.events)) events · \(Format.bytes(state.bytes))"))
+    }
+
+    private func describe(_ window: WindowRecord) -> String {
+        "\(ISOTime.formatParameter(milliseconds: window.start))…\(ISOTime.formatParameter(milliseconds: window.end))"
+    }
+
+    private static func stamp(_ ms: Int64) -> String {
+        ISOTime.formatParameter(milliseconds: ms).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
+    }
+}
+
+/// Counters of one fetch invocation, shared by its concurrent tasks.
+final class Tally: @unchecked Sendable {
+    private let lock = NSLock()
+    let started = Date()
+    private var planned = 0, alreadyDone = 0, fetched = 0, events = 0, bytes = 0
+    private var counts = 0, queries = 0, failures = 0
+
+    func plan(windows: Int, alreadyDone done: Int) { lock.withLock { planned = windows; alreadyDone = done } }
+    func addPlanned(_ n: Int) { lock.withLock { planned += n } }
+    func fetched(events e: Int, bytes b: Int) { lock.withLock { fetched += 1; events += e; bytes += b } }
+
+    func record(_ request: RequestRecord) {
+        lock.withLock {
+            if request.endpoint == "count" { counts += 1 } else { queries += 1 }
+            if request.status != 200 { failures += 1 }
+        }
+    }
+
+    func progress() -> (done: Int, planned: Int, events: Int, bytes: Int) {
+        lock.withLock { (alreadyDone + fetched, planned, events, bytes) }
+    }
+
+    func summary(run: RunRecord, duration: TimeInterval) -> FetchSummary {
+        lock.withLock {
+            FetchSummary(runID: run.id, mode: run.mode, resumed: false, updatedAfter: run.updatedAfter, windowsPlanned: planned,
+                         windowsFetched: fetched, windowsAlreadyDone: alreadyDone, events: events, bytes: bytes,
+                         countRequests: counts, queryRequests: queries, failedAttempts: failures, highWaterMark: nil,
+                         duration: duration)
+        }
+    }
+}

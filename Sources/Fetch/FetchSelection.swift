@@ -1,0 +1,147 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+
+/// Which events to fetch: the FDSN filters `fetch` sends with every request.
+public struct FetchSelection: Sendable, Hashable, Codable {
+    /// Start of the origin-time range, ms. `nil`: the last 30 days (a rolling selection).
+    public var start: Int64?
+    /// End of the origin-time range, ms. `nil`: up to now.
+    public var end: Int64?
+    public var minMagnitude: Double?
+    public var maxMagnitude: Double?
+    public var minDepth: Double?
+    public var maxDepth: Double?
+    public var box: BoundingBox?
+    public var circle: Circle?
+    /// Event types (`earthquake`, `quarry blast`, …); empty: all.
+    public var eventTypes: [String] = []
+    /// An FDSN `catalog` name; `nil`: the preferred solutions.
+    public var catalog: String?
+
+    /// A rectangle in degrees. `minLongitude > maxLongitude` means it crosses the antimeridian.
+    public struct BoundingBox: Sendable, Hashable, Codable {
+        public var minLongitude, minLatitude, maxLongitude, maxLatitude: Double
+
+        public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
+            self.minLongitude = minLongitude
+            self.minLatitude = minLatitude
+            self.maxLongitude = maxLongitude
+            self.maxLatitude = maxLatitude
+        }
+
+        /// Parses `minLon,minLat,maxLon,maxLat`.
+        public init(parsing text: String) throws {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 4, let a = parts[0], let b = parts[1], let c = parts[2], let d = parts[3] else {
+                throw QuakeBakeError("bad --bbox \"\(text)\": expected minLon,minLat,maxLon,maxLat (four numbers)", exitStatus: .usage)
+            }
+            self.init(minLongitude: a, minLatitude: b, maxLongitude: c, maxLatitude: d)
+        }
+    }
+
+    /// A circle: centre and radius in km.
+    public struct Circle: Sendable, Hashable, Codable {
+        public var latitude, longitude, radiusKm: Double
+
+        public init(latitude: Double, longitude: Double, radiusKm: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.radiusKm = radiusKm
+        }
+
+        /// Parses `lat,lon,radiusKm`.
+        public init(parsing text: String) throws {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 3, let a = parts[0], let b = parts[1], let c = parts[2] else {
+                throw QuakeBakeError("bad --circle \"\(text)\": expected lat,lon,radiusKm (three numbers)", exitStatus: .usage)
+            }
+            self.init(latitude: a, longitude: b, radiusKm: c)
+        }
+    }
+
+    public init() {}
+
+    /// Checks the selection before any request is sent; the error names the flag and the problem.
+    public func validate() throws {
+        func fail(_ message: String) -> QuakeBakeError { QuakeBakeError(message, exitStatus: .usage) }
+        if let start, let end, end < start {
+            throw fail("--end \(ISOTime.format(milliseconds: end)) is before --start \(ISOTime.format(milliseconds: start))")
+        }
+        if let a = minMagnitude, let b = maxMagnitude, b < a { throw fail("--max-magnitude \(b) is below --min-magnitude \(a)") }
+        if let a = minDepth, let b = maxDepth, b < a { throw fail("--max-depth \(b) is above --min-depth \(a)") }
+        for value in [minMagnitude, maxMagnitude, minDepth, maxDepth].compactMap({ $0 }) where !value.isFinite {
+            throw fail("magnitudes and depths must be finite numbers, not \(value)")
+        }
+        if let box {
+            for latitude in [box.minLatitude, box.maxLatitude] where !(-90...90).contains(latitude) {
+                throw fail("--bbox latitude \(latitude) is outside -90…90")
+            }
+            for longitude in [box.minLongitude, box.maxLongitude] where !(-180...180).contains(longitude) {
+                throw fail("--bbox longitude \(longitude) is outside -180…180")
+            }
+            if box.minLatitude > box.maxLatitude {
+                throw fail("--bbox minimum latitude \(box.minLatitude) is above the maximum \(box.maxLatitude)")
+            }
+            if box.minLongitude == box.maxLongitude { throw fail("--bbox has zero width") }
+        }
+        if let circle {
+            if !(-90...90).contains(circle.latitude) { throw fail("--circle latitude \(circle.latitude) is outside -90…90") }
+            if !(-180...180).contains(circle.longitude) { throw fail("--circle longitude \(circle.longitude) is outside -180…180") }
+            if !(0...20_001.6).contains(circle.radiusKm) { throw fail("--circle radius \(circle.radiusKm) km is outside 0…20001.6") }
+        }
+        for type in eventTypes where type.isEmpty || type.contains(",") {
+            throw fail("--event-type \"\(type)\" must be one non-empty type name")
+        }
+    }
+
+    /// The time range to plan over, resolved against `now` (ms).
+    func timeRange(now: Int64) -> ClosedRange<Int64> {
+        let end = self.end ?? now
+        let start = self.start ?? (end - 30 * 86_400_000)
+        return start...max(start, end)
+    }
+
+    /// The FDSN filter parameters other than time (in a fixed order).
+    var filterParameters: [(String, String)] {
+        var out: [(String, String)] = []
+        func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+        }
+        if let box {
+            out.append(("minlatitude", number(box.minLatitude)))
+            out.append(("maxlatitude", number(box.maxLatitude)))
+            out.append(("minlongitude", number(box.minLongitude)))
+            // Across the antimeridian the service wants the east bound past 180 (170..190).
+            let east = box.maxLongitude < box.minLongitude ? box.maxLongitude + 360 : box.maxLongitude
+            out.append(("maxlongitude", number(east)))
+        }
+        if let circle {
+            out.append(("latitude", number(circle.latitude)))
+            out.append(("longitude", number(circle.longitude)))
+            out.append(("maxradiuskm", number(circle.radiusKm)))
+        }
+        if let v = minMagnitude { out.append(("minmagnitude", number(v))) }
+        if let v = maxMagnitude { out.append(("maxmagnitude", number(v))) }
+        if let v = minDepth { out.append(("mindepth", number(v))) }
+        if let v = maxDepth { out.append(("maxdepth", number(v))) }
+        if !eventTypes.isEmpty { out.append(("eventtype", eventTypes.joined(separator: ","))) }
+        if let catalog { out.append(("catalog", catalog)) }
+        return out
+    }
+
+    /// The selection's identity: two fetches with the same key sync incrementally.
+    var identity: String {
+        let data = (try? JSONEncoder.sorted.encode(self)) ?? Data()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension JSONEncoder {
+    /// An encoder with sorted keys, for stable text.
+    static var sorted: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
+}

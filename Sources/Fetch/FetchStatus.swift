@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+import QuakeCommon
+
+/// What the fetch journal says, for `status`.
+public struct FetchStatus: Sendable, Codable, Equatable {
+    /// The newest run, whatever its state.
+    public var lastRun: Run?
+    /// The high-water mark of the newest completed run (ms): where the next incremental run starts.
+    public var highWaterMark: Int64?
+    /// Pages in the archive and the features they hold.
+    public var pages: Int
+    public var archivedEvents: Int
+    public var archivedBytes: Int
+    /// Request statistics per endpoint, over every run.
+    public var endpoints: [Endpoint]
+
+    /// A fetch run.
+    public struct Run: Sendable, Codable, Equatable {
+        public var id: Int64
+        public var mode: String
+        public var state: String
+        public var startedAt: String
+        public var finishedAt: String?
+        public var message: String?
+    }
+
+    /// Requests to one endpoint (`count` or `query`).
+    public struct Endpoint: Sendable, Codable, Equatable {
+        public var endpoint: String
+        public var requests: Int
+        /// Attempts that got no usable answer (timeouts, 5xx, 429, …).
+        public var failures: Int
+        public var meanMilliseconds: Int
+        public var p95Milliseconds: Int
+        public var bytes: Int
+    }
+
+    /// Reads the journal of `workspace`; `nil` when nothing was ever fetched.
+    public static func read(_ workspace: Workspace) throws -> FetchStatus? {
+        guard let journal = try Journal.openIfPresent(workspace) else { return nil }
+        return try journal.queue.read { db in
+            let last = try Row.fetchOne(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT 1").map {
+                Run(id: $0["id"], mode: $0["mode"], state: $0["state"], startedAt: $0["started_at"], finishedAt: $0["finished_at"],
+                    message: $0["message"])
+            }
+            let mark = try Int64.fetchOne(db, sql: "SELECT high_water_mark FROM runs WHERE state = 'done' ORDER BY id DESC LIMIT 1")
+            let totals = try Row.fetchOne(db, sql: "SELECT count(*) AS n, coalesce(sum(event_count), 0) AS e, coalesce(sum(stored_bytes), 0) AS b FROM pages")!
+            var endpoints: [Endpoint] = []
+            for name in try String.fetchAll(db, sql: "SELECT DISTINCT endpoint FROM requests ORDER BY endpoint") {
+                let durations = try Int.fetchAll(db, sql: "SELECT duration_ms FROM requests WHERE endpoint = ? ORDER BY duration_ms", arguments: [name])
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT count(*) AS n, sum(http_status != 200) AS failed, sum(bytes) AS bytes FROM requests WHERE endpoint = ?
+                    """, arguments: [name])!
+                let p95 = durations.isEmpty ? 0 : durations[min(durations.count - 1, Int(Double(durations.count) * 0.95))]
+                endpoints.append(Endpoint(endpoint: name, requests: row["n"], failures: row["failed"],
+                                          meanMilliseconds: durations.isEmpty ? 0 : durations.reduce(0, +) / durations.count,
+                                          p95Milliseconds: p95, bytes: row["bytes"]))
+            }
+            return FetchStatus(lastRun: last, highWaterMark: mark, pages: totals["n"], archivedEvents: totals["e"],
+                               archivedBytes: totals["b"], endpoints: endpoints)
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One HTTP answer as received.
+struct HTTPAnswer: Sendable {
+    var status: Int
+    var headers: [String: String]
+    var body: Data
+    var duration: TimeInterval
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+}
+
+/// Why a request got no usable answer.
+enum TransferFailure: Error, CustomStringConvertible {
+    case connectTimeout(TimeInterval)
+    case readTimeout(TimeInterval)
+    case broken(String)
+
+    var description: String {
+        switch self {
+        case .connectTimeout(let s): return "no response within \(Self.seconds(s)) (connect timeout)"
+        case .readTimeout(let s): return "no data for \(Self.seconds(s)) (read timeout)"
+        case .broken(let message): return "connection failed: \(message)"
+        }
+    }
+
+    private static func seconds(_ s: TimeInterval) -> String { String(format: "%g s", s) }
+}
+
+/// HTTP GET over Foundation's URLSession with two timeouts:
+/// `connectTimeout` until the response headers arrive, `readTimeout` of silence
+/// while the body arrives (URLSession's own request timeout is an idle timeout,
+/// so it enforces the second; a watchdog enforces the first).
+final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private let lock = NSLock()
+    private var session: URLSession!
+    private var transfers: [Int: Transfer] = [:]
+    private let connectTimeout: TimeInterval
+    private let readTimeout: TimeInterval
+
+    private final class Transfer {
+        let continuation: CheckedContinuation<HTTPAnswer, Error>
+        let started = Date()
+        var response: HTTPURLResponse?
+        var body = Data()
+        var failure: TransferFailure?
+
+        init(continuation: CheckedContinuation<HTTPAnswer, Error>) { self.continuation = continuation }
+    }
+
+    init(connectTimeout: TimeInterval, readTimeout: TimeInterval) {
+        self.connectTimeout = connectTimeout
+        self.readTimeout = readTimeout
+        super.init()
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = readTimeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpAdditionalHeaders = ["User-Agent": "quake-bake (+https://github.com/quake-bake)"]
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    }
+
+    /// Ends the session; in-flight requests fail.
+    func close() {
+        session.invalidateAndCancel()
+    }
+
+    /// GETs `url`, asking for gzip.
+    func get(_ url: URL) async throws -> HTTPAnswer {
+        var request = URLRequest(url: url)
+        request.setValue("gzip", forHTTPHeaderField: "Accept-Encoding")
+        let task = session.dataTask(with: request)
+        let identifier = task.taskIdentifier
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                lock.withLock { transfers[identifier] = Transfer(continuation: continuation) }
+                task.resume()
+                let timeout = connectTimeout
+                Task { [weak self] in
+                    try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                    self?.expireIfNoResponse(task, after: timeout)
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    private func expireIfNoResponse(_ task: URLSessionTask, after timeout: TimeInterval) {
+        let expired = lock.withLock { () -> Bool in
+            guard let transfer = transfers[task.taskIdentifier], transfer.response == nil else { return false }
+            transfer.failure = .connectTimeout(timeout)
+            return true
+        }
+        if expired { task.cancel() }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+        lock.withLock { transfers[dataTask.taskIdentifier]?.response = response as? HTTPURLResponse }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { transfers[dataTask.taskIdentifier]?.body.append(data) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let failure = transfer.failure {
+            transfer.continuation.resume(throwing: failure)
+        } else if let error {
+            let nsError = error as NSError
+            if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorTimedOut {
+                transfer.continuation.resume(throwing: TransferFailure.readTimeout(readTimeout))
+            } else if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled {
+                transfer.continuation.resume(throwing: CancellationError())
+            } else {
+                let received = transfer.body.isEmpty ? "" : " after \(transfer.body.count) bytes"
+                transfer.continuation.resume(throwing: TransferFailure.broken("\(nsError.localizedDescription) (code \(nsError.code))\(received)"))
+            }
+        } else if let response = transfer.response {
+            var headers: [String: String] = [:]
+            for (key, value) in response.allHeaderFields {
+                if let key = key as? String, let value = value as? String { headers[key] = value }
+            }
+            transfer.continuation.resume(returning: HTTPAnswer(status: response.statusCode, headers: headers, body: transfer.body,
+                                                               duration: Date().timeIntervalSince(transfer.started)))
+        } else {
+            transfer.continuation.resume(throwing: TransferFailure.broken("no HTTP response"))
+        }
+    }
+}

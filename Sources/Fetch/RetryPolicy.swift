@@ -1,0 +1,27 @@
+import Foundation
+
+/// Exponential backoff with jitter: before attempt n+1 wait a random time in
+/// [d/2, d] where d = min(max, base × 2^(n-1)); a `Retry-After` from the service
+/// is a floor on the wait.
+struct RetryPolicy: Sendable {
+    let maxAttempts: Int
+    let baseDelay: TimeInterval
+    let maxDelay: TimeInterval
+
+    /// Seconds to wait after failed attempt `attempt` (1-based).
+    func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        let jittered = ceiling / 2 + Double.random(in: 0...(ceiling / 2))
+        return max(jittered, retryAfter ?? 0)
+    }
+
+    /// Parses `Retry-After`: delta-seconds or an HTTP date.
+    static func retryAfter(_ header: String?) -> TimeInterval? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        if let seconds = TimeInterval(header) { return max(0, seconds) }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: header).map { max(0, $0.timeIntervalSinceNow) }
+    }
+}

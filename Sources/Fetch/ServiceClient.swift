@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+import QuakeCatalog
+
+/// One request as the journal remembers it (for `status`: counts, latency, bytes).
+struct RequestRecord: Sendable {
+    var endpoint: String
+    /// HTTP status, or 0 when no answer came (timeout, disconnect).
+    var status: Int
+    var bytes: Int
+    var duration: TimeInterval
+}
+
+/// Why the service could not give a usable answer.
+enum ServiceError: Error, CustomStringConvertible {
+    /// The request matched more events than the service allows (`N matching events exceeds search limit …`).
+    case overCap(String)
+    /// The service refused the request (a 400 or other client error): retrying will not help.
+    case rejected(status: Int, message: String, url: URL)
+    /// Every attempt failed with a temporary problem (timeouts, 503, 429, broken bodies).
+    case unavailable(attempts: Int, lastProblem: String, url: URL)
+
+    var description: String {
+        switch self {
+        case .overCap(let message): return message
+        case .rejected(let status, let message, let url): return "the service refused \(url.absoluteString) (status \(status)): \(message)"
+        case .unavailable(let attempts, let problem, let url):
+            return "the service did not answer \(url.absoluteString) after \(attempts) attempts; last problem: \(problem)"
+        }
+    }
+}
+
+/// The answer to `count`.
+struct CountAnswer: Sendable {
+    var count: Int
+    var maxAllowed: Int?
+}
+
+/// The answer to `query`: the body as received and what it holds.
+struct QueryAnswer: Sendable {
+    var url: URL
+    var status: Int
+    var body: Data
+    var page: CatalogPage
+    var duration: TimeInterval
+}
+
+/// Talks to an FDSN event service: builds requests, waits at the gate, retries
+/// temporary failures with backoff, and sorts every answer into usable, over the
+/// cap, refused or unavailable. It reads `metadata.status` even on HTTP 200.
+struct ServiceClient: Sendable {
+    let service: URL
+    let transport: HTTPTransport
+    let gate: RequestGate
+    let retry: RetryPolicy
+    let record: @Sendable (RequestRecord) -> Void
+    let logger: Logger
+
+    /// `count?format=geojson` for `parameters`.
+    func count(_ parameters: [(String, String)]) async throws -> CountAnswer {
+        let url = makeURL("count", parameters)
+        return try await withRetries(url: url, endpoint: "count") { answer in
+            if let problem = problem(in: answer, url: url) { return .failure(problem) }
+            guard let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any] else {
+                return .failure(.transient("count answer is not JSON: \(Self.snippet(answer.body))", retryAfter: nil))
+            }
+            if let metadata = object["metadata"] as? [String: Any], let status = metadata["status"] as? Int, status != 200 {
+                return .failure(classify(status: status, message: metadata["error"] as? String ?? "no message", url: url, retryAfter: nil))
+            }
+            guard let count = object["count"] as? Int else {
+                return .failure(.transient("count answer has no count: \(Self.snippet(answer.body))", retryAfter: nil))
+            }
+            return .success(CountAnswer(count: count, maxAllowed: object["maxAllowed"] as? Int))
+        }
+    }
+
+    /// `query?format=geojson` for `parameters`; the page must parse whole.
+    func query(_ parameters: [(String, String)]) async throws -> QueryAnswer {
+        let url = makeURL("query", parameters)
+        return try await withRetries(url: url, endpoint: "query") { answer in
+            if let problem = problem(in: answer, url: url) { return .failure(problem) }
+            let page = GeoJSONReader.read(answer.body, source: url.absoluteString)
+            if let metadata = page.metadata, let status = metadata.status, status != 200 {
+                return .failure(classify(status: status, message: metadata.error ?? metadata.title ?? "no message", url: url, retryAfter: nil))
+            }
+            if let problem = page.problem {
+                return .failure(.transient("damaged page: \(problem)", retryAfter: nil))
+            }
+            return .success(QueryAnswer(url: url, status: answer.status, body: answer.body, page: page, duration: answer.duration))
+        }
+    }
+
+    func makeURL(_ method: String, _ parameters: [(String, String)]) -> URL {
+        var components = URLComponents(url: service.appendingPathComponent(method), resolvingAgainstBaseURL: false)!
+        components.queryItems = parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // URLComponents leaves '+' alone; the service would read it as a space.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+
+    /// What was wrong with one answer: worth another attempt, or final.
+    private enum Problem: Error {
+        case transient(String, retryAfter: TimeInterval?)
+        case fatal(ServiceError)
+    }
+
+    private func withRetries<T>(url: URL, endpoint: String, _ interpret: (HTTPAnswer) -> Result<T, Problem>) async throws -> T {
+        var lastProblem = ""
+        for attempt in 1...max(1, retry.maxAttempts) {
+            try Task.checkCancellation()
+            await gate.acquire()
+            let started = Date()
+            let outcome: Result<HTTPAnswer, Error>
+            do {
+                outcome = .success(try await transport.get(url))
+            } catch {
+                outcome = .failure(error)
+            }
+            await gate.release()
+            var retryAfter: TimeInterval?
+            switch outcome {
+            case .success(let answer):
+                record(RequestRecord(endpoint: endpoint, status: answer.status, bytes: answer.body.count, duration: answer.duration))
+                logger.debug("\(endpoint) \(answer.status) \(answer.body.count) B \(Int(answer.duration * 1000)) ms \(url.absoluteString)")
+                switch interpret(answer) {
+                case .success(let value): return value
+                case .failure(let problem):
+                    switch problem {
+                    case .fatal(let error): throw error
+                    case .transient(let message, let after):
+                        lastProblem = message
+                        retryAfter = after
+                    }
+                }
+            case .failure(let error):
+                if error is CancellationError { throw error }
+                record(RequestRecord(endpoint: endpoint, status: 0, bytes: 0, duration: Date().timeIntervalSince(started)))
+                lastProblem = "\(error)"
+            }
+            guard attempt < retry.maxAttempts else { break }
+            let wait = retry.delay(afterAttempt: attempt, retryAfter: retryAfter)
+            logger.warning("\(endpoint) attempt \(attempt) failed: \(lastProblem); retrying in \(String(format: "%.1f", wait)) s")
+            try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
+        }
+        throw ServiceError.unavailable(attempts: retry.maxAttempts, lastProblem: lastProblem, url: url)
+    }
+
+    /// Problems visible from the HTTP layer alone: statuses, HTML pages from proxies.
+    private func problem(in answer: HTTPAnswer, url: URL) -> Problem? {
+        let retryAfter = RetryPolicy.retryAfter(answer.header("Retry-After"))
+        let isHTML = answer.header("Content-Type")?.lowercased().contains("text/html") == true
+            || Self.snippet(answer.body).lowercased().hasPrefix("<")
+        if answer.status == 200 && !isHTML { return nil }
+        if isHTML && (answer.status == 200 || answer.status >= 500) {
+            return .transient("an HTML page with status \(answer.status) instead of data (a proxy error?): \(Self.snippet(answer.body))",
+                              retryAfter: retryAfter)
+        }
+        return classify(status: answer.status, message: Self.serviceMessage(answer.body), url: url, retryAfter: retryAfter)
+    }
+
+    private func classify(status: Int, message: String, url: URL, retryAfter: TimeInterval?) -> Problem {
+        if message.contains("exceeds search limit") { return .fatal(.overCap(message)) }
+        if status == 429 || status == 408 || status >= 500 {
+            return .transient("status \(status): \(message)", retryAfter: retryAfter)
+        }
+        return .fatal(.rejected(status: status, message: message, url: url))
+    }
+
+    /// The message paragraph of the service's plain-text error layout
+    /// (`Error 400: Bad Request` / blank / message / …), else the start of the body.
+    static func serviceMessage(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(4096), as: UTF8.self)
+        let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if paragraphs.count > 1, paragraphs[0].hasPrefix("Error "), !paragraphs[1].isEmpty { return paragraphs[1] }
+        return snippet(body)
+    }
+
+    static func snippet(_ body: Data) -> String {
+        let text = String(decoding: body.prefix(200), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        return text.replacingOccurrences(of: "\n", with: " ")
+    }
+}

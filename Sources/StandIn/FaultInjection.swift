@@ -1,0 +1,60 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+
+/// How an answer goes on the wire once faults have had their say.
+struct Delivery: Sendable {
+    var answer: ServiceAnswer
+    /// For a disconnect: how many body bytes to send before closing the connection
+    /// (the headers still announce the full length).
+    var disconnectAfter: Int?
+}
+
+/// Applies an injected fault to one FDSN request.
+enum FaultInjection {
+    /// Answers the request, with `fault` (if any) changing what is answered or how.
+    /// - Parameter answer: produces the service's true answer; given the `count` delta.
+    static func deliver(_ fault: FaultKind?, context: RequestContext, gzip: Bool,
+                        answer: (_ countDelta: Int) async -> ServiceAnswer) async -> Delivery {
+        switch fault {
+        case .unavailable?:
+            let error = ServiceError(status: 503, message: "Service temporarily unavailable, please try again later.")
+            return Delivery(answer: encoded(ServiceAnswer(status: 503, contentType: ServiceAnswer.plain, text: context.plainText(for: error)), gzip))
+        case .throttled(let seconds)?:
+            let throttled = ServiceAnswer(status: 429, contentType: ServiceAnswer.plain, body: Data("Too Many Requests\n".utf8),
+                                          headers: [("Retry-After", String(seconds))])
+            return Delivery(answer: throttled)
+        case .proxyPage(let status)?:
+            let title = "\(status) \(ServiceError.phrase(for: status))"
+            let page = "<html>\r\n<head><title>\(title)</title></head>\r\n<body>\r\n<center><h1>\(title)</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
+            return Delivery(answer: ServiceAnswer(status: status, contentType: "text/html", text: page))
+        case .errorInBody(let status)?:
+            let body = GeoJSONWriter.error(status: status, message: ServiceError.phrase(for: status), url: context.url,
+                                           generated: context.now, api: ServiceInfo.api)
+            return Delivery(answer: encoded(ServiceAnswer(status: 200, contentType: ServiceAnswer.json, text: body), gzip))
+        case .stall(let seconds)?:
+            try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
+            return Delivery(answer: encoded(await answer(0), gzip))
+        case .wrongCount(let delta)?:
+            return Delivery(answer: encoded(await answer(delta), gzip))
+        case .truncate?:
+            var cut = await answer(0)
+            cut.body = cut.body.prefix(cut.body.count / 2)
+            return Delivery(answer: encoded(cut, gzip))
+        case .disconnect?:
+            let full = encoded(await answer(0), gzip)
+            return Delivery(answer: full, disconnectAfter: full.body.count / 2)
+        case nil:
+            return Delivery(answer: encoded(await answer(0), gzip))
+        }
+    }
+
+    /// The answer gzip-compressed when the client accepts it and there is a body.
+    static func encoded(_ answer: ServiceAnswer, _ gzip: Bool) -> ServiceAnswer {
+        guard gzip, !answer.body.isEmpty, let compressed = try? Gzip.compress(answer.body) else { return answer }
+        var encoded = answer
+        encoded.body = compressed
+        encoded.headers += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
+        return encoded
+    }
+}

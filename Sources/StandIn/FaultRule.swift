@@ -1,0 +1,159 @@
+import Foundation
+
+/// One fault-injection rule: what goes wrong, on which requests, and when.
+///
+/// Spec syntax (startup `--fault SPEC` or `POST /admin/faults`):
+/// `KIND[=ARG][,KEY=VALUE]…`, for example `503,next=2`, `429=30,every=5,on=query`,
+/// `disconnect,rate=0.1,seed=7`, `wrongcount=-3,next=1`.
+///
+/// Kinds: `503`; `429[=RETRY_AFTER_S]` (default 1); `stall[=S]` (default 30);
+/// `disconnect`; `truncate`; `error200[=STATUS]` (default 400); `proxy[=STATUS]`
+/// (default 502); `wrongcount[=DELTA]` (default +1, count requests only).
+/// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
+/// (every Kth), `rate=P` with optional `seed=S` (default 1). `after=M` lets the first
+/// M matching requests through first. `on=query|count|any` limits the rule (default:
+/// query and count).
+struct FaultRule: Sendable {
+    let spec: String
+    let kind: FaultKind
+    let trigger: Trigger
+    let endpoints: Set<String>
+    let after: Int
+    private(set) var seen = 0
+    private(set) var fired = 0
+    private var generator: SeededGenerator
+
+    enum Trigger: Sendable, Equatable {
+        case next(Int)
+        case every(Int)
+        case rate(Double)
+    }
+
+    /// The FDSN methods a rule watches unless `on=` says otherwise.
+    static let defaultEndpoints: Set<String> = ["query", "count"]
+
+    /// Parses a spec; throws a message naming the spec and what is wrong with it.
+    init(spec: String) throws(FaultSpecError) {
+        self.spec = spec
+        let fields = spec.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let (kindName, argument) = Self.split(fields[0])
+        func fail(_ reason: String) -> FaultSpecError { FaultSpecError(description: "bad fault \"\(spec)\": \(reason)") }
+        func int(_ text: String?, default value: Int, _ range: ClosedRange<Int>, _ what: String) throws(FaultSpecError) -> Int {
+            guard let text else { return value }
+            guard let parsed = Int(text), range.contains(parsed) else { throw fail("\(what) must be a whole number in \(range.lowerBound)…\(range.upperBound)") }
+            return parsed
+        }
+        switch kindName {
+        case "503": kind = .unavailable
+        case "429": kind = .throttled(retryAfter: try int(argument, default: 1, 0...86_400, "Retry-After"))
+        case "stall":
+            guard let seconds = Double(argument ?? "30"), seconds >= 0, seconds <= 3_000 else { throw fail("stall seconds must be in 0…3000") }
+            kind = .stall(seconds: seconds)
+        case "disconnect": kind = .disconnect
+        case "truncate": kind = .truncate
+        case "error200": kind = .errorInBody(status: try int(argument, default: 400, 100...599, "status"))
+        case "proxy": kind = .proxyPage(status: try int(argument, default: 502, 100...599, "status"))
+        case "wrongcount":
+            let delta = try int(argument.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }, default: 1, -1_000_000...1_000_000, "count delta")
+            guard delta != 0 else { throw fail("count delta must not be 0") }
+            kind = .wrongCount(delta: delta)
+        default:
+            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount")
+        }
+        var trigger: Trigger?
+        var endpoints = kind.isCountOnly ? ["count"] : Self.defaultEndpoints
+        var after = 0
+        var seed: UInt64 = 1
+        for field in fields.dropFirst() {
+            let (key, value) = Self.split(field)
+            guard let value else { throw fail("\"\(field)\" is not KEY=VALUE") }
+            switch key {
+            case "next": trigger = .next(try int(value, default: 1, 1...Int.max, "next"))
+            case "every": trigger = .every(try int(value, default: 1, 1...Int.max, "every"))
+            case "rate":
+                guard let rate = Double(value), (0...1).contains(rate) else { throw fail("rate must be a number in 0…1") }
+                trigger = .rate(rate)
+            case "seed":
+                guard let parsed = UInt64(value) else { throw fail("seed must be a whole number ≥ 0") }
+                seed = parsed
+            case "after": after = try int(value, default: 0, 0...Int.max, "after")
+            case "on":
+                switch value {
+                case "query", "count": endpoints = [value]
+                case "any": endpoints = Self.defaultEndpoints
+                default: throw fail("on must be query, count or any")
+                }
+                if kind.isCountOnly && endpoints != ["count"] { throw fail("wrongcount applies to count requests only") }
+            default: throw fail("unknown key \"\(key)\"; keys: next, every, rate, seed, after, on")
+            }
+        }
+        self.trigger = trigger ?? .next(1)
+        self.endpoints = endpoints
+        self.after = after
+        self.generator = SeededGenerator(seed: seed)
+    }
+
+    /// Counts a request to `endpoint` and says whether the rule fires on it.
+    mutating func fires(on endpoint: String) -> Bool {
+        guard endpoints.contains(endpoint) else { return false }
+        seen += 1
+        guard seen > after else { return false }
+        let fire: Bool
+        switch trigger {
+        case .next(let n): fire = fired < n
+        case .every(let k): fire = (seen - after) % k == 0
+        case .rate(let p): fire = generator.nextUnit() < p
+        }
+        if fire { fired += 1 }
+        return fire
+    }
+
+    private static func split(_ field: String) -> (String, String?) {
+        guard let equals = field.firstIndex(of: "=") else { return (field, nil) }
+        return (String(field[..<equals]), String(field[field.index(after: equals)...]))
+    }
+}
+
+/// A fault spec that cannot be used, with the reason.
+struct FaultSpecError: Error, CustomStringConvertible, Sendable {
+    let description: String
+}
+
+/// What an injected fault does to one answer.
+enum FaultKind: Sendable, Equatable {
+    /// The service's plain-text 503 page.
+    case unavailable
+    /// 429 with `Retry-After`.
+    case throttled(retryAfter: Int)
+    /// Waits this long, then answers normally.
+    case stall(seconds: Double)
+    /// Headers with the full Content-Length, half the body, then the connection closes.
+    case disconnect
+    /// HTTP 200 whose body is cut in half; Content-Length matches the cut body.
+    case truncate
+    /// HTTP 200 carrying an error in `metadata.status` (jsonerror style).
+    case errorInBody(status: Int)
+    /// An HTML error page from a front-end proxy.
+    case proxyPage(status: Int)
+    /// The `count` answer is off by `delta`; later answers are true.
+    case wrongCount(delta: Int)
+
+    var isCountOnly: Bool {
+        if case .wrongCount = self { return true }
+        return false
+    }
+
+    /// Short name for the request log: `503`, `429`, `stall`, …
+    var name: String {
+        switch self {
+        case .unavailable: "503"
+        case .throttled: "429"
+        case .stall: "stall"
+        case .disconnect: "disconnect"
+        case .truncate: "truncate"
+        case .errorInBody: "error200"
+        case .proxyPage: "proxy"
+        case .wrongCount: "wrongcount"
+        }
+    }
+}

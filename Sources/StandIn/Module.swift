@@ -1,1 +1,0 @@
-// The StandIn stage lives here (being built).

@@ -1,0 +1,39 @@
+import Foundation
+import QuakeCommon
+import Testing
+import TestSupport
+
+/// Bad flags are refused with a clear message before any request is sent.
+@Suite struct FetchCommandLineTests {
+    @Test(arguments: [
+        (["--start", "2024-01-02", "--end", "2024-01-01"], "is before --start"),
+        (["--circle", "91,0,100"], "latitude 91"),
+        (["--bbox", "1,2,3"], "minLon,minLat,maxLon,maxLat"),
+        (["--bbox", "10,95,20,10"], "outside -90…90"),
+        (["--start", "yesterday"], "not an ISO-8601 time"),
+        (["--incremental", "--full"], "cannot be used together"),
+        (["--overlap", "ten"], "not a duration"),
+    ])
+    func badFlagsStopBeforeAnyRequest(flags: [String], message: String) async throws {
+        let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")])
+        let directory = TemporaryDirectory()
+        let outcome = try QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString] + flags)
+        #expect(outcome.status == ExitStatus.usage.rawValue)
+        #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
+        #expect(try await standIn.requests().isEmpty)
+    }
+
+    @Test func summaryLineAndExitCodeOnSuccess() async throws {
+        let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")], cap: 200)
+        let directory = TemporaryDirectory()
+        let outcome = try QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
+                                            "--start", "2010-01-01", "--end", "2021-01-01"])
+        #expect(outcome.status == 0)
+        #expect(outcome.standardError.contains("full fetch:"))
+        #expect(outcome.standardError.contains("456 events"), "\(outcome.standardError)")
+        let quiet = try QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
+                                          "--start", "2010-01-01", "--end", "2021-01-01", "--quiet"])
+        #expect(quiet.status == 0)
+        #expect(quiet.standardError.isEmpty)
+    }
+}

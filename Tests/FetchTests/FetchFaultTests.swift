@@ -1,0 +1,77 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+import QuakeFetch
+import Testing
+import TestSupport
+
+/// Every fault the service can throw at a client: survived with nothing lost, or reported clearly.
+@Suite struct FetchFaultTests {
+    static let sample = TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")
+    static let range = ("2010-01-01", "2021-01-01")
+
+    @Test(arguments: [
+        ("503,next=2", "503"),
+        ("429=1,next=1", "429"),
+        ("stall=4,next=1", "stall"),
+        ("disconnect,next=2", "disconnect"),
+        ("truncate,next=2", "truncate"),
+        ("proxy,next=2", "proxy"),
+        ("wrongcount=5,next=1", "wrongcount"),
+        ("503,every=3", "503"),
+        ("disconnect,rate=0.3,seed=4", "disconnect"),
+    ])
+    func faultIsSurvivedWithNothingLost(spec: String, kind: String) async throws {
+        let standIn = try StandInProcess(catalogs: [Self.sample], cap: 150, faults: [spec])
+        let directory = TemporaryDirectory()
+        let workspace = Workspace(root: directory.url)
+        let started = Date()
+
+        let summary = try await Fetcher.run(selection: FetchSupport.selection(Self.range.0, Self.range.1),
+                                            options: FetchSupport.options(standIn, readTimeout: 1), workspace: workspace,
+                                            logger: FetchSupport.logger)
+
+        let log = try await standIn.requests()
+        #expect(log.contains { $0.fault == kind }, "the fault \(spec) never fired")
+        let expected = try await FetchSupport.servedIDs(standIn, "starttime=\(Self.range.0)&endtime=\(Self.range.1)")
+        #expect(expected.count == 456)
+        #expect(try FetchSupport.archivedIDs(workspace) == expected)
+        #expect(try FetchSupport.archivedPages(workspace).allSatisfy { $0.events.count <= 150 })
+        #expect(summary.countRequests + summary.queryRequests == log.count)
+        if kind == "429" { #expect(Date().timeIntervalSince(started) >= 1, "Retry-After: 1 was not honoured") }
+        if kind == "wrongcount" { #expect(summary.countRequests > log.filter { $0.endpoint == "query" }.count) }
+    }
+
+    @Test func errorInsideAnOKAnswerStopsTheRunWithTheServiceMessage() async throws {
+        let standIn = try StandInProcess(catalogs: [Self.sample], cap: 150, faults: ["error200,next=1,on=query"])
+        let directory = TemporaryDirectory()
+        do {
+            _ = try await Fetcher.run(selection: FetchSupport.selection(Self.range.0, Self.range.1),
+                                      options: FetchSupport.options(standIn), workspace: Workspace(root: directory.url),
+                                      logger: FetchSupport.logger)
+            Issue.record("the run should have stopped")
+        } catch let error as ExitStatusProviding {
+            #expect(error.exitStatus == .failure)
+            #expect("\(error)".contains("status 400"))
+        }
+        // The refused window was not archived; nothing else was retried into a duplicate.
+        let log = try await standIn.requests()
+        #expect(log.filter { $0.fault == "error200" }.count == 1)
+        #expect(try Archive.pages(in: Workspace(root: directory.url)).count < log.filter { $0.endpoint == "query" }.count)
+    }
+
+    @Test func serviceThatStaysDownIsATemporaryFailure() async throws {
+        let standIn = try StandInProcess(catalogs: [Self.sample], faults: ["503,every=1"])
+        let directory = TemporaryDirectory()
+        do {
+            _ = try await Fetcher.run(selection: FetchSupport.selection(Self.range.0, Self.range.1),
+                                      options: FetchSupport.options(standIn), workspace: Workspace(root: directory.url),
+                                      logger: FetchSupport.logger)
+            Issue.record("the run should have failed")
+        } catch let error as ExitStatusProviding {
+            #expect(error.exitStatus == .temporaryFailure)
+            #expect("\(error)".contains("503"))
+        }
+        #expect(try await standIn.requests().count == FetchSupport.options(standIn).maxAttempts)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-
-@Suite struct PlaceholderFetchTests { @Test func builds() {} }
