@@ -60,8 +60,9 @@ let package = Package(
             "QuakeCatalog", "QuakeCommon",
         ], path: "Sources/Tiles"),
         .target(name: "QuakeBundles", dependencies: [
-            "QuakeTiles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+            "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
         .target(name: "QuakeOperations", dependencies: [
@@ -73,7 +74,7 @@ let package = Package(
 
         // The command-line front end: parses arguments, calls one stage, reports.
         .executableTarget(name: "quake-bake", dependencies: [
-            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeCommon",
+            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/quake-bake"),
@@ -106,7 +107,7 @@ let package = Package(
         .testTarget(name: "FetchTests", dependencies: ["QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/FetchTests"),
         .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/StoreTests"),
         .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "TestSupport"], path: "Tests/TilesTests"),
-        .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests"),
+        .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests", exclude: ["witness"]),
         .testTarget(name: "OperationsTests", dependencies: ["QuakeOperations", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/OperationsTests"),
     ]
 )

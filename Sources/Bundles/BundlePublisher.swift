@@ -1,0 +1,95 @@
+import Foundation
+import QuakeCommon
+
+/// Bundle versions under the output directory, and the one atomic switch that publishes one.
+///
+/// ```
+/// <out>/
+///   v000007-<bundle version>/   a complete bundle
+///   v000008-<bundle version>/
+///   current -> v000008-…        symlink, replaced with rename(2)
+///   .v000009-….qbtmp/           a bundle being written (debris if its run died)
+/// ```
+/// A version is written under a temporary name, renamed to its final name when
+/// complete, and only then made current by renaming a new symlink over `current`,
+/// so readers following `current` never see a half-written bundle.
+struct BundlePublisher {
+    let out: URL
+    static let currentName = "current"
+
+    struct Version {
+        let sequence: Int
+        let name: String
+    }
+
+    /// The version directory `current` points at, if any.
+    func current() -> URL? {
+        let link = out.appendingPathComponent(Self.currentName)
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: link.path) else { return nil }
+        let directory = target.hasPrefix("/") ? URL(fileURLWithPath: target, isDirectory: true)
+            : out.appendingPathComponent(target, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        return directory
+    }
+
+    /// Complete versions, oldest first.
+    func versions() -> [Version] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        return names.compactMap { name -> Version? in
+            guard name.hasPrefix("v"), let dash = name.firstIndex(of: "-"),
+                  let sequence = Int(name[name.index(after: name.startIndex)..<dash]) else { return nil }
+            return Version(sequence: sequence, name: name)
+        }.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// Creates the output directory, removes debris of killed runs, and makes the
+    /// temporary directory of the next version. Returns it and its final location.
+    func prepare(bundleVersion: String) throws -> (temporary: URL, final: URL) {
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] where name.hasSuffix(AtomicFile.temporarySuffix) {
+            try? FileManager.default.removeItem(at: out.appendingPathComponent(name))
+        }
+        let link = out.appendingPathComponent(Self.currentName)
+        if FileManager.default.fileExists(atPath: link.path), (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil {
+            throw QuakeBakeError("\(link.path) exists and is not a symlink; move it away so bundles can be published")
+        }
+        let sequence = (versions().last?.sequence ?? 0) + 1
+        let name = String(format: "v%06d-%@", sequence, bundleVersion)
+        let temporary = out.appendingPathComponent(".\(name)\(AtomicFile.temporarySuffix)")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        return (temporary, out.appendingPathComponent(name, isDirectory: true))
+    }
+
+    /// Renames the finished version into place and switches `current` to it.
+    func publish(temporary: URL, final: URL) throws {
+        guard rename(temporary.path, final.path) == 0 else {
+            throw QuakeBakeError("cannot rename \(temporary.path) to \(final.path): \(String(cString: strerror(errno)))")
+        }
+        AtomicFile.syncDirectory(out)
+        let link = out.appendingPathComponent(Self.currentName)
+        let newLink = out.appendingPathComponent(Self.currentName + AtomicFile.temporarySuffix)
+        unlink(newLink.path)
+        guard symlink(final.lastPathComponent, newLink.path) == 0 else {
+            throw QuakeBakeError("cannot create the symlink \(newLink.path): \(String(cString: strerror(errno)))")
+        }
+        guard rename(newLink.path, link.path) == 0 else {
+            let message = String(cString: strerror(errno))
+            unlink(newLink.path)
+            throw QuakeBakeError("cannot switch \(link.path) to \(final.lastPathComponent): \(message)")
+        }
+        AtomicFile.syncDirectory(out)
+    }
+
+    /// Removes all but the newest `keep` versions (never the current one); returns the names removed.
+    func prune(keep: Int) throws -> [String] {
+        let current = self.current()?.lastPathComponent
+        let all = versions()
+        var removed: [String] = []
+        for version in all.dropLast(keep) where version.name != current {
+            try FileManager.default.removeItem(at: out.appendingPathComponent(version.name))
+            removed.append(version.name)
+        }
+        return removed
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import QuakeCommon
+import QuakeTiles
+
+/// What an export leaves for the next one (`export-state.bin` in the bundle):
+/// per tile, the content fingerprint and where its bytes sit in `quakes.pmtiles`,
+/// plus the fingerprints of tiles the size guard found too big (with their size),
+/// so an incremental export reruns the same decisions without re-encoding.
+///
+/// Binary, little-endian: magic `QBEXPST1`, options digest (u64), entry count
+/// (u64), then 48-byte entries sorted by tile: packed key, content hash, offset,
+/// length (u32), flags (u32, 1 = oversize), data hash (2 × u64).
+struct ExportState: Sendable {
+    static let fileName = "export-state.bin"
+    static let magic = Array("QBEXPST1".utf8)
+
+    struct Entry: Sendable {
+        let key: UInt64
+        let contentHash: UInt64
+        /// Absolute offset in the bundle's `quakes.pmtiles` (0 for oversize entries).
+        let offset: UInt64
+        /// Bytes in the PMTiles, or the compressed size an oversize tile had.
+        let length: UInt32
+        let oversize: Bool
+        let dataHash: DataHash
+    }
+
+    /// Digest of the options that shape tile bytes; entries are reusable only when it matches.
+    let optionsDigest: UInt64
+    /// Sorted by key, then oversize flag, then content hash.
+    let entries: [Entry]
+
+    init(optionsDigest: UInt64, entries: [Entry]) {
+        self.optionsDigest = optionsDigest
+        self.entries = entries.sorted { ($0.key, $0.oversize ? 1 : 0, $0.contentHash) < ($1.key, $1.oversize ? 1 : 0, $1.contentHash) }
+    }
+
+    /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input).
+    static func optionsDigest(_ options: ExportOptions) -> UInt64 {
+        let encoderVersion = 1
+        let text = JSON.object([("encoder", .int(encoderVersion)),
+                                ("thinning", options.contentJSON.member("thinning")),
+                                ("attributes", options.contentJSON.member("attributes"))]).text
+        return SipHasher.hash(Array(text.utf8))
+    }
+
+    /// The entry for tile `key` with content `contentHash`, if any.
+    func lookup(_ key: TileKey, contentHash: UInt64) -> Entry? {
+        let packed = key.packed
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].key < packed { low = mid + 1 } else { high = mid }
+        }
+        while low < entries.count && entries[low].key == packed {
+            if entries[low].contentHash == contentHash { return entries[low] }
+            low += 1
+        }
+        return nil
+    }
+
+    /// The file's bytes.
+    func encoded() -> Data {
+        var out = Data(capacity: 24 + entries.count * 48)
+        out.append(contentsOf: Self.magic)
+        func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
+        put(optionsDigest)
+        put(UInt64(entries.count))
+        for e in entries {
+            put(e.key); put(e.contentHash); put(e.offset); put(e.length); put(UInt32(e.oversize ? 1 : 0))
+            put(e.dataHash.a); put(e.dataHash.b)
+        }
+        return out
+    }
+
+    /// Reads a state file; `nil` when absent or not understood (the export then encodes every tile).
+    static func read(_ url: URL) -> ExportState? {
+        guard let data = try? Data(contentsOf: url), data.count >= 24, Array(data.prefix(8)) == magic else { return nil }
+        return data.withUnsafeBytes { raw -> ExportState? in
+            func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
+            func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
+            let count = Int(u64(16))
+            guard count >= 0, data.count == 24 + count * 48 else { return nil }
+            var entries: [Entry] = []
+            entries.reserveCapacity(count)
+            for i in 0..<count {
+                let p = 24 + i * 48
+                entries.append(Entry(key: u64(p), contentHash: u64(p + 8), offset: u64(p + 16), length: u32(p + 24),
+                                     oversize: u32(p + 28) == 1, dataHash: DataHash(a: u64(p + 32), b: u64(p + 40))))
+            }
+            return ExportState(optionsDigest: u64(8), entries: entries)
+        }
+    }
+}
+
+extension JSON {
+    /// The value of member `name` of an object (null when absent).
+    func member(_ name: String) -> JSON {
+        guard case .object(let members) = self else { return .null }
+        return members.first { $0.0 == name }?.1 ?? .null
+    }
+}

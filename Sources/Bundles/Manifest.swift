@@ -1,0 +1,57 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+
+/// `manifest.json`: what a bundle is and holds. It carries no wall-clock time, so
+/// the same store content and options give the same bytes.
+struct Manifest {
+    static let fileName = "manifest.json"
+    static let formatVersion = 1
+
+    let bundleVersion: String
+    let highWaterMark: Int64
+    let contentDigest: String
+    let options: ExportOptions
+    let events: Int
+    let bounds: (Double, Double, Double, Double)
+    let timeSpan: (Int64, Int64)
+    let zooms: [ZoomSummary]
+    let geoJSONZooms: [Int]
+    let files: [(path: String, bytes: Int, sha256: String)]
+    let warnings: [String]
+
+    var json: JSON {
+        let (w, s, e, n) = bounds
+        return .object([
+            ("format", .string("quake-bake bundle")),
+            ("format_version", .int(Self.formatVersion)),
+            ("bundle_version", .string(bundleVersion)),
+            ("store", .object([
+                ("high_water_mark", .int(highWaterMark)),
+                ("high_water_mark_time", .string(ISOTime.format(milliseconds: highWaterMark))),
+                ("content_digest", .string(contentDigest)),
+            ])),
+            ("selection", .object([
+                ("events", .int(events)),
+                ("bounds", .array([w, s, e, n].map { .double($0) })),
+                ("first_time", .string(ISOTime.format(milliseconds: timeSpan.0))),
+                ("last_time", .string(ISOTime.format(milliseconds: timeSpan.1))),
+            ])),
+            ("options", options.contentJSON),
+            ("zooms", .array(zooms.map { z in
+                .object([("zoom", .int(z.zoom)), ("tiles", .int(z.tiles)), ("events", .int(z.events)), ("clusters", .int(z.clusters)),
+                         ("clustered_events", .int(z.clusteredEvents)), ("largest_tile_bytes", .int(z.largestTileBytes)),
+                         ("geojson", .bool(geoJSONZooms.contains(z.zoom)))])
+            })),
+            ("files", .array(files.map { .object([("path", .string($0.path)), ("bytes", .int($0.bytes)), ("sha256", .string($0.sha256))]) })),
+            ("warnings", .array(warnings.map(JSON.string))),
+        ])
+    }
+
+    /// The `bundle_version` of the manifest in `directory`, if readable.
+    static func bundleVersion(in directory: URL) -> String? {
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+        return object["bundle_version"] as? String
+    }
+}

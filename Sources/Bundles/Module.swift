@@ -1,1 +1,0 @@
-// The Bundles stage lives here (being built).

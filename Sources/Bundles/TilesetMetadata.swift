@@ -1,0 +1,140 @@
+import QuakeTiles
+
+/// What the MBTiles `metadata` table and the PMTiles metadata say about the
+/// tiles: name, bounds, center, zooms, and the `vector_layers` (every field and
+/// its type) and `tilestats` JSON.
+struct TilesetMetadata {
+    let name: String
+    let minZoom: Int
+    let maxZoom: Int
+    /// west, south, east, north of the selected events.
+    let bounds: (Double, Double, Double, Double)
+    let vectorLayers: JSON
+    let tilestats: JSON
+
+    static let description = "USGS earthquakes, thinned per zoom by magnitude (quake-bake)"
+    static let attribution = "USGS Earthquake Hazards Program"
+
+    init(options: ExportOptions, table: EventTable, points: PointSet, thinning: Thinning, records: [TileRecord]) {
+        name = options.name
+        minZoom = options.thinning.minZoom
+        maxZoom = options.thinning.maxZoom
+        bounds = (table.longitude.min() ?? -180, table.latitude.min() ?? -85, table.longitude.max() ?? 180, table.latitude.max() ?? 85)
+        let clusterZooms = records.filter { $0.clusters > 0 }.map(\.key.z)
+        var layers: [JSON] = [.object([
+            ("id", .string(TileEncoder.eventLayer)),
+            ("description", .string("One point per earthquake shown at the zoom; minzoom is its first zoom")),
+            ("minzoom", .int(minZoom)), ("maxzoom", .int(maxZoom)),
+            ("fields", .object(table.attributes.map { ($0.rawValue, .string($0.fieldType)) })),
+        ])]
+        if let first = clusterZooms.min(), let last = clusterZooms.max() {
+            layers.append(.object([
+                ("id", .string(TileEncoder.clusterLayer)),
+                ("description", .string("The events of one grid cell not shown at the zoom, at their mean position")),
+                ("minzoom", .int(first)), ("maxzoom", .int(last)),
+                ("fields", .object(TileEncoder.clusterFields.map { ($0.name, .string($0.type)) })),
+            ]))
+        }
+        vectorLayers = .array(layers)
+
+        let shown = thinning.minZoom.reduce(0) { $0 + ($1 == Thinning.never ? 0 : 1) }
+        var statLayers: [JSON] = [.object([
+            ("layer", .string(TileEncoder.eventLayer)), ("count", .int(shown)), ("geometry", .string("Point")),
+            ("attributeCount", .int(table.attributes.count)),
+            ("attributes", .array(Self.attributeStats(table: table, points: points, thinning: thinning))),
+        ])]
+        if !clusterZooms.isEmpty {
+            let clusterCount = records.reduce(0) { $0 + Int($1.clusters) }
+            statLayers.append(.object([
+                ("layer", .string(TileEncoder.clusterLayer)), ("count", .int(clusterCount)), ("geometry", .string("Point")),
+                ("attributeCount", .int(TileEncoder.clusterFields.count)),
+                ("attributes", .array(TileEncoder.clusterFields.map { .object([("attribute", .string($0.name)), ("type", .string("number"))]) })),
+            ]))
+        }
+        tilestats = .object([("layerCount", .int(statLayers.count)), ("layers", .array(statLayers))])
+    }
+
+    /// `tilestats` for one attribute over the events the tiles show: distinct count,
+    /// type, min and max for numbers, and up to 100 values (smallest numbers; for
+    /// text, the first distinct values in priority order, biggest quakes first).
+    private static func attributeStats(table: EventTable, points: PointSet, thinning: Thinning) -> [JSON] {
+        let events = points.byRank.map(Int.init).filter { thinning.minZoom[$0] != Thinning.never }
+        return Parallel.map(table.attributes.count) { attributeStats($0, events: events, table: table, thinning: thinning) }
+    }
+
+    private static func attributeStats(_ index: Int, events: [Int], table: EventTable, thinning: Thinning) -> JSON {
+        let attribute = table.attributes[index]
+        var members: [(String, JSON)] = [("attribute", .string(attribute.rawValue))]
+        if attribute.fieldType == "Number" {
+            var numbers: [Double] = []
+            for e in events {
+                if attribute == .minzoom {
+                    numbers.append(Double(thinning.minZoom[e]))
+                } else if let value = table.value(index, e) {
+                    switch value {
+                    case .real(let v): numbers.append(v)
+                    case .integer(let v): numbers.append(Double(v))
+                    case .text: break
+                    }
+                }
+            }
+            numbers.sort()
+            var distinct: [Double] = []
+            for n in numbers where distinct.last != n { distinct.append(n) }
+            members += [("count", .int(distinct.count)), ("type", .string("number")),
+                        ("values", .array(distinct.prefix(100).map { .double($0) }))]
+            if let low = distinct.first, let high = distinct.last { members += [("min", .double(low)), ("max", .double(high))] }
+        } else {
+            var hashes: [UInt64] = []
+            var values: [String] = []
+            var seen = Set<UInt64>()
+            for e in events {
+                guard case .text(let bytes) = table.value(index, e) else { continue }
+                let hash = SipHasher.hash(bytes)
+                hashes.append(hash)
+                if values.count < 100, seen.insert(hash).inserted { values.append(String(decoding: bytes, as: UTF8.self)) }
+            }
+            hashes.sort()
+            var count = 0
+            var last: UInt64?
+            for h in hashes where h != last { count += 1; last = h }
+            members += [("count", .int(count)), ("type", .string("string")), ("values", .array(values.map(JSON.string)))]
+        }
+        return .object(members)
+    }
+
+    /// The `json` metadata value: vector layers and tilestats.
+    var layersJSON: JSON { .object([("vector_layers", vectorLayers), ("tilestats", tilestats)]) }
+
+    /// The middle of the bounds, rounded to 1e-6°.
+    var centerLongitude: Double { ((bounds.0 + bounds.2) / 2 * 1e6).rounded() / 1e6 }
+    var centerLatitude: Double { ((bounds.1 + bounds.3) / 2 * 1e6).rounded() / 1e6 }
+
+    /// Rows of the MBTiles `metadata` table.
+    var mbtilesRows: [(String, String)] {
+        let (w, s, e, n) = bounds
+        return [
+            ("name", name), ("format", "pbf"), ("type", "overlay"), ("version", "1"),
+            ("description", Self.description), ("attribution", Self.attribution),
+            ("bounds", [w, s, e, n].map(JSON.format).joined(separator: ",")),
+            ("center", "\(JSON.format(centerLongitude)),\(JSON.format(centerLatitude)),\(minZoom)"),
+            ("minzoom", String(minZoom)), ("maxzoom", String(maxZoom)),
+            ("json", layersJSON.text),
+        ]
+    }
+
+    /// The PMTiles metadata object.
+    var pmtilesJSON: JSON {
+        .object([
+            ("name", .string(name)), ("format", .string("pbf")), ("type", .string("overlay")),
+            ("description", .string(Self.description)), ("attribution", .string(Self.attribution)),
+            ("vector_layers", vectorLayers), ("tilestats", tilestats),
+        ])
+    }
+
+    /// The PMTiles header fields taken from the metadata.
+    var pmtilesHeader: PMTilesWriter.Header {
+        PMTilesWriter.Header(minZoom: minZoom, maxZoom: maxZoom, bounds: bounds,
+                             center: (centerLongitude, centerLatitude, minZoom))
+    }
+}

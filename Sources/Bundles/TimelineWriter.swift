@@ -1,0 +1,37 @@
+import Foundation
+import QuakeCatalog
+import QuakeTiles
+
+/// Writes `timeline.json`: event counts per UTC day and magnitude band over the
+/// whole selection, for a history scrubber. Days without events are left out.
+///
+/// ```json
+/// {"bands":["<2","2-3","3-4","4-5","5-6","6-7",">=7","unknown"],
+///  "days":[["2024-01-01",[12,30,8,2,0,0,0,1]],…],"total":53}
+/// ```
+enum TimelineWriter {
+    static let bandNames = ["<2", "2-3", "3-4", "4-5", "5-6", "6-7", ">=7", "unknown"]
+
+    /// The band of a magnitude (NaN: unknown).
+    static func band(_ magnitude: Double) -> Int {
+        if magnitude.isNaN { return 7 }
+        return min(max(Int(magnitude.rounded(.down)) - 1, 0), 6)
+    }
+
+    static func json(_ table: EventTable) -> JSON {
+        var counts: [Int64: [Int]] = [:]
+        for i in 0..<table.count {
+            let day = floorDiv(table.time[i], 86_400_000)
+            counts[day, default: Array(repeating: 0, count: bandNames.count)][band(table.magnitude[i])] += 1
+        }
+        let days = counts.keys.sorted().map { day -> JSON in
+            .array([.string(String(ISOTime.format(milliseconds: day * 86_400_000).prefix(10))), .array(counts[day]!.map { .int($0) })])
+        }
+        return .object([("bands", .array(bandNames.map(JSON.string))), ("days", .array(days)), ("total", .int(table.count))])
+    }
+
+    private static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+        let q = a / b
+        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
+    }
+}

@@ -1,0 +1,79 @@
+/// The MVT feature id of an event: a stable number derived from its USGS id string.
+///
+/// id = SipHash-2-4 (key bytes 0x00…0x0f, `SipHasher.fixedKey0/1`) of the id's UTF-8
+/// bytes, keeping the low 53 bits so that JavaScript map libraries (whose numbers
+/// are doubles) hold it exactly, e.g. for `feature-state`. The same id gives the
+/// same number on every machine and every run.
+///
+/// Ids must be unique within a layer. When two ids of a selection hash to the same
+/// number (about one chance in 18,000 at a million events), the id that sorts first
+/// keeps it and each other one takes the first free number among
+/// SipHash(id bytes + 0x00 + k) for k = 1, 2, …, so the outcome depends only on the
+/// selection.
+public enum FeatureID {
+    /// The 53-bit mask.
+    public static let mask: UInt64 = (1 << 53) - 1
+
+    /// The base number of an id (before collision handling).
+    public static func base<Bytes: Sequence<UInt8>>(_ id: Bytes) -> UInt64 {
+        SipHasher.hash(id) & mask
+    }
+
+    /// The numbers of every event of `table`, unique across the selection.
+    /// (`bits` narrows the numbers so tests can force collisions.)
+    public static func assign(_ table: EventTable, bits: Int = 53) -> FeatureIDs {
+        let mask: UInt64 = (1 << UInt64(bits)) - 1
+        let numbers = (0..<table.count).map { base(table.ids[$0]!) & mask }
+        var sorted = (0..<UInt32(table.count)).sorted { numbers[Int($0)] < numbers[Int($1)] }
+        var collided: [Int] = []
+        var i = 0
+        while i < sorted.count {
+            var j = i + 1
+            while j < sorted.count && numbers[Int(sorted[j])] == numbers[Int(sorted[i])] { j += 1 }
+            if j - i > 1 {
+                let group = sorted[i..<j].map(Int.init).sorted { table.idPrecedes($0, $1) }
+                collided.append(contentsOf: group.dropFirst())
+            }
+            i = j
+        }
+        sorted = []
+        var moved: [UInt32: UInt64] = [:]
+        guard !collided.isEmpty else { return FeatureIDs(ids: table.ids, mask: mask, moved: moved) }
+        var taken = Set(numbers)
+        for event in collided.sorted(by: { table.idPrecedes($0, $1) }) {
+            var k: UInt64 = 1
+            while true {
+                var candidate = Array(table.ids[event]!)
+                candidate.append(0)
+                withUnsafeBytes(of: k.littleEndian) { candidate.append(contentsOf: $0) }
+                let number = SipHasher.hash(candidate) & mask
+                if taken.insert(number).inserted {
+                    moved[UInt32(event)] = number
+                    break
+                }
+                k += 1
+            }
+        }
+        return FeatureIDs(ids: table.ids, mask: mask, moved: moved)
+    }
+}
+
+/// The feature id of every event of a selection, computed when asked (the base number)
+/// or looked up (the few that moved because of a collision); no array of a million numbers.
+public struct FeatureIDs: Sendable {
+    private let ids: TextColumn
+    private let mask: UInt64
+    private let moved: [UInt32: UInt64]
+
+    init(ids: TextColumn, mask: UInt64, moved: [UInt32: UInt64]) {
+        self.ids = ids
+        self.mask = mask
+        self.moved = moved
+    }
+
+    /// The feature id of event number `event`.
+    public subscript(event: Int) -> UInt64 {
+        if !moved.isEmpty, let number = moved[UInt32(event)] { return number }
+        return FeatureID.base(ids[event]!) & mask
+    }
+}

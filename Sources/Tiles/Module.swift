@@ -1,1 +1,0 @@
-// The Tiles stage lives here (being built).

@@ -1,0 +1,157 @@
+/// Which events each zoom shows: every event's first zoom (`minzoom`).
+///
+/// Zooms are decided from the maximum zoom downwards, each choosing only among
+/// the events shown one zoom deeper, so a quake shown at zoom z is shown at every
+/// higher zoom (nesting) and one number per event says where it appears:
+///
+/// 1. At the maximum zoom every selected event is shown.
+/// 2. Below it, the candidates are the events shown one zoom deeper that pass the
+///    magnitude floor of the zoom (`--magnitude-floor`), then every Nth of those in
+///    time order (`--stride`).
+/// 3. The magnitude-priority grid keeps the N most important candidates of each
+///    cell (`--cell-size`, `--per-cell`): biggest magnitude, then newest, then
+///    smallest id. Because a zoom's cells split into four cells one zoom deeper,
+///    choosing among the deeper zoom's survivors gives exactly the N most important
+///    of each cell among all events that pass the floor.
+/// 4. The tile-size guard: a tile with more features than allowed, or one the
+///    encoder found too big (`byteLimits`), keeps only its most important events;
+///    the others move one zoom deeper (or, at the maximum zoom, are shown only in
+///    clusters). Each such cut is reported as a `GuardAction`.
+public struct Thinning: Sendable {
+    /// First zoom per event. `Thinning.never` for events cut by the size guard at the maximum zoom.
+    public let minZoom: [UInt8]
+    /// The size-guard cuts, ordered by zoom (deepest first) and tile.
+    public let actions: [GuardAction]
+
+    /// The `minZoom` of an event no zoom shows.
+    public static let never = UInt8.max
+
+    /// A cut made by the tile-size guard.
+    public struct GuardAction: Hashable, Sendable {
+        /// The tile that was cut.
+        public let tile: TileKey
+        /// Events the tile would have shown.
+        public let events: Int
+        /// Events it shows.
+        public let kept: Int
+        /// Whether the feature count or the compressed size forced the cut.
+        public let reason: Reason
+
+        /// The limit that was hit.
+        public enum Reason: String, Sendable { case features, bytes }
+    }
+
+    /// Thins `points`. `byteLimits` caps the events of tiles the encoder found too big.
+    public init(points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int] = [:]) {
+        var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
+        var actions: [GuardAction] = []
+        Self.guardTiles(zoom: options.maxZoom, points: points, options: options, byteLimits: byteLimits,
+                        minZoom: &minZoom, actions: &actions)
+        var zoom = options.maxZoom - 1
+        while zoom >= options.minZoom {
+            let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
+            Self.pickPerCell(zoom: zoom, points: points, options: options, candidate: candidate, minZoom: &minZoom)
+            Self.guardTiles(zoom: zoom, points: points, options: options, byteLimits: byteLimits,
+                            minZoom: &minZoom, actions: &actions)
+            zoom -= 1
+        }
+        self.minZoom = minZoom
+        self.actions = actions
+    }
+
+    /// Events that may be shown at `zoom`: shown one zoom deeper, above the floor, on the stride.
+    private static func candidates(zoom: Int, points: PointSet, options: ThinningOptions, minZoom: [UInt8]) -> [Bool] {
+        let deeper = UInt8(zoom + 1)
+        let floor = options.magnitudeFloors.floor(at: zoom)
+        var candidate = [Bool](repeating: false, count: points.count)
+        for e in 0..<points.count where minZoom[e] <= deeper {
+            if let floor, !(points.magnitude[e] >= floor) { continue }
+            candidate[e] = true
+        }
+        if options.stride > 1 {
+            var position = 0
+            for event in points.timeOrder where candidate[Int(event)] {
+                if position % options.stride != 0 { candidate[Int(event)] = false }
+                position += 1
+            }
+        }
+        return candidate
+    }
+
+    /// The grid: in each cell, the `perCell` candidates of best rank are shown from `zoom` on.
+    private static func pickPerCell(zoom: Int, points: PointSet, options: ThinningOptions, candidate: [Bool],
+                                    minZoom: inout [UInt8]) {
+        let z = UInt8(zoom)
+        guard options.grid else {
+            for e in 0..<points.count where candidate[e] { minZoom[e] = z }
+            return
+        }
+        let level = zoom + options.cellBits
+        let order = points.order, morton = points.morton, rank = points.rank
+        var scratch: [(rank: UInt32, event: UInt32)] = []
+        var start = 0
+        while start < order.count {
+            let cell = Morton.prefix(morton[start], level: level)
+            var end = start + 1
+            while end < order.count && Morton.prefix(morton[end], level: level) == cell { end += 1 }
+            if options.perCell == 1 {
+                var best: UInt32 = .max, bestEvent = -1
+                for i in start..<end {
+                    let e = Int(order[i])
+                    if candidate[e] && rank[e] < best { best = rank[e]; bestEvent = e }
+                }
+                if bestEvent >= 0 { minZoom[bestEvent] = z }
+            } else {
+                scratch.removeAll(keepingCapacity: true)
+                for i in start..<end where candidate[Int(order[i])] {
+                    let e = order[i]
+                    scratch.append((rank[Int(e)], e))
+                }
+                if scratch.count > options.perCell { scratch.sort { $0.rank < $1.rank } }
+                for pick in scratch.prefix(options.perCell) { minZoom[Int(pick.event)] = z }
+            }
+            start = end
+        }
+    }
+
+    /// The size guard at `zoom`: tiles over the feature limit or with a byte limit keep their best events.
+    private static func guardTiles(zoom: Int, points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int],
+                                   minZoom: inout [UInt8], actions: inout [GuardAction]) {
+        let z = UInt8(zoom)
+        let demoted = zoom == options.maxZoom ? never : UInt8(zoom + 1)
+        let cellLevel = zoom + options.cellBits
+        let order = points.order, morton = points.morton, rank = points.rank
+        var start = 0
+        while start < order.count {
+            let tile = Morton.prefix(morton[start], level: zoom)
+            var end = start + 1
+            var shown = minZoom[Int(order[start])] <= z ? 1 : 0
+            var cells = 1
+            while end < order.count && Morton.prefix(morton[end], level: zoom) == tile {
+                if minZoom[Int(order[end])] <= z { shown += 1 }
+                if Morton.prefix(morton[end], level: cellLevel) != Morton.prefix(morton[end - 1], level: cellLevel) { cells += 1 }
+                end += 1
+            }
+            var limit = options.maxTileFeatures - (options.clusters ? cells : 0)
+            var reason = GuardAction.Reason.features
+            let first = Int(order[start])
+            let key = TileKey(z: zoom, x: WebMercator.tileIndex(points.worldX[first], zoom: zoom),
+                              y: WebMercator.tileIndex(points.worldY[first], zoom: zoom))
+            if !byteLimits.isEmpty, let cap = byteLimits[key], cap < limit {
+                limit = cap
+                reason = .bytes
+            }
+            if shown > limit {
+                var visible: [(rank: UInt32, event: UInt32)] = []
+                visible.reserveCapacity(shown)
+                for i in start..<end where minZoom[Int(order[i])] <= z {
+                    visible.append((rank[Int(order[i])], order[i]))
+                }
+                visible.sort { $0.rank < $1.rank }
+                for cut in visible[limit...] { minZoom[Int(cut.event)] = demoted }
+                actions.append(GuardAction(tile: key, events: shown, kept: limit, reason: reason))
+            }
+            start = end
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import QuakeCommon
+
+/// How events are thinned per zoom and how big a tile may get.
+public struct ThinningOptions: Hashable, Sendable {
+    /// The deepest zoom quake-bake builds.
+    public static let zoomLimit = 16
+
+    /// Lowest zoom built (`--min-zoom`).
+    public var minZoom = 0
+    /// Highest zoom built (`--max-zoom`); every selected event is shown there.
+    public var maxZoom = 10
+    /// Grid cell size in pixels of a 256-pixel tile (`--cell-size`): a power of two from 4 to 256.
+    public var cellSize = 64
+    /// Events kept per grid cell below the maximum zoom (`--per-cell`).
+    public var perCell = 1
+    /// Whether the magnitude-priority grid thins at all (`--no-grid` leaves floors and stride alone).
+    public var grid = true
+    /// Minimum magnitude per zoom (`--magnitude-floor`).
+    public var magnitudeFloors = MagnitudeFloors.none
+    /// Keep every Nth candidate in time order at each zoom below the maximum (`--stride`; 1 = off).
+    public var stride = 1
+    /// Whether hidden events are summarised as cluster features (`--clusters` / `--no-clusters`).
+    public var clusters = true
+    /// Largest gzip-compressed tile allowed, in bytes.
+    public var maxTileBytes = 500_000
+    /// Most features (events and clusters) allowed in one tile.
+    public var maxTileFeatures = 200_000
+
+    public init() {}
+
+    /// log2 of grid cells per tile side: 256 / cellSize = 2^cellBits.
+    public var cellBits: Int { (256 / cellSize).trailingZeroBitCount }
+
+    /// Checks the options; throws a usage error naming the bad one.
+    public func validate() throws {
+        func fail(_ message: String) -> QuakeBakeError { QuakeBakeError(message, exitStatus: .usage) }
+        guard (0...Self.zoomLimit).contains(maxZoom) else { throw fail("--max-zoom must be 0…\(Self.zoomLimit), not \(maxZoom)") }
+        guard (0...maxZoom).contains(minZoom) else { throw fail("--min-zoom must be 0…\(maxZoom) (the max zoom), not \(minZoom)") }
+        guard (4...256).contains(cellSize), cellSize.nonzeroBitCount == 1 else {
+            throw fail("--cell-size must be a power of two from 4 to 256 pixels, not \(cellSize)")
+        }
+        guard perCell >= 1 else { throw fail("--per-cell must be at least 1, not \(perCell)") }
+        guard stride >= 1 else { throw fail("--stride must be at least 1, not \(stride)") }
+        guard maxTileBytes >= 1024 else { throw fail("the tile size limit must be at least 1024 bytes, not \(maxTileBytes)") }
+        let cellsPerTile = 1 << (2 * cellBits)
+        guard maxTileFeatures > cellsPerTile else {
+            throw fail("the tile feature limit (\(maxTileFeatures)) must exceed the grid cells per tile (\(cellsPerTile))")
+        }
+    }
+}

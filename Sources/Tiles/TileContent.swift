@@ -1,0 +1,145 @@
+/// The events of one tile at one zoom: a contiguous run of `PointSet.order`.
+public struct TileRun: Sendable {
+    /// The tile.
+    public let key: TileKey
+    /// Positions in `PointSet.order` (and `PointSet.morton`).
+    public let range: Range<Int>
+
+    /// The runs of every tile holding at least one event at `zoom`, in Morton order.
+    public static func all(points: PointSet, zoom: Int) -> [TileRun] {
+        var runs: [TileRun] = []
+        let morton = points.morton
+        var start = 0
+        while start < morton.count {
+            let tile = Morton.prefix(morton[start], level: zoom)
+            var end = start + 1
+            while end < morton.count && Morton.prefix(morton[end], level: zoom) == tile { end += 1 }
+            let first = Int(points.order[start])
+            let key = TileKey(z: zoom, x: WebMercator.tileIndex(points.worldX[first], zoom: zoom),
+                              y: WebMercator.tileIndex(points.worldY[first], zoom: zoom))
+            runs.append(TileRun(key: key, range: start..<end))
+            start = end
+        }
+        return runs
+    }
+}
+
+/// One cluster feature: the events of one grid cell that its zoom does not show.
+public struct ClusterFeature: Hashable, Sendable {
+    /// The cell's column and row in the world grid of its zoom (2^(zoom + cellBits) cells across).
+    public let cellX: UInt32
+    public let cellY: UInt32
+    /// How many events it stands for (`point_count`).
+    public let count: Int
+    /// Mean fixed-point world position of its events.
+    public let worldX: UInt32
+    public let worldY: UInt32
+    /// Largest magnitude among its events (`max_mag`), NaN when none is known.
+    public let maxMagnitude: Double
+    /// Time span of its events (`first_time`, `last_time`).
+    public let firstTime: Int64
+    public let lastTime: Int64
+    /// The zoom at which the first of its events appears on its own (`expand_zoom`);
+    /// `Thinning.never` when none does (all cut by the size guard).
+    public let expandZoom: UInt8
+
+    /// The feature id in the `clusters` layer: row and column of the cell, unique within a zoom.
+    public var featureID: UInt64 { UInt64(cellY) << 24 | UInt64(cellX) }
+}
+
+/// What one tile shows: its events in priority order and its clusters in Morton order.
+public struct TileContent: Sendable {
+    /// The tile.
+    public let key: TileKey
+    /// Shown events, most important first.
+    public let events: [UInt32]
+    /// Clusters (empty when clustering is off).
+    public let clusters: [ClusterFeature]
+
+    /// Features in the tile, events and clusters.
+    public var featureCount: Int { events.count + clusters.count }
+
+    /// The content of `run`, or `nil` when the tile would be empty.
+    public init?(run: TileRun, points: PointSet, minZoom: [UInt8], options: ThinningOptions) {
+        let zoom = run.key.z
+        let z = UInt8(zoom)
+        var shown: [(rank: UInt32, event: UInt32)] = []
+        var clusters: [ClusterFeature] = []
+        let order = points.order
+        for i in run.range where minZoom[Int(order[i])] <= z {
+            shown.append((points.rank[Int(order[i])], order[i]))
+        }
+        if options.clusters {
+            let level = zoom + options.cellBits
+            var start = run.range.lowerBound
+            while start < run.range.upperBound {
+                let cell = Morton.prefix(points.morton[start], level: level)
+                var end = start + 1
+                while end < run.range.upperBound && Morton.prefix(points.morton[end], level: level) == cell { end += 1 }
+                if let cluster = Self.cluster(points: points, minZoom: minZoom, zoom: zoom, level: level, range: start..<end) {
+                    clusters.append(cluster)
+                }
+                start = end
+            }
+        }
+        guard !shown.isEmpty || !clusters.isEmpty else { return nil }
+        shown.sort { $0.rank < $1.rank }
+        key = run.key
+        events = shown.map(\.event)
+        self.clusters = clusters
+    }
+
+    private static func cluster(points: PointSet, minZoom: [UInt8], zoom: Int, level: Int, range: Range<Int>) -> ClusterFeature? {
+        let z = UInt8(zoom)
+        var count = 0
+        var sumX: UInt64 = 0, sumY: UInt64 = 0
+        var maxMagnitude = -Double.infinity
+        var first = Int64.max, last = Int64.min
+        var expand = Thinning.never
+        for i in range {
+            let e = Int(points.order[i])
+            let mz = minZoom[e]
+            guard mz > z else { continue }
+            count += 1
+            sumX += UInt64(points.worldX[e])
+            sumY += UInt64(points.worldY[e])
+            let m = points.magnitude[e]
+            if m > maxMagnitude { maxMagnitude = m }
+            first = min(first, points.time[e])
+            last = max(last, points.time[e])
+            expand = min(expand, mz)
+        }
+        guard count > 0 else { return nil }
+        let e = Int(points.order[range.lowerBound])
+        let shift = UInt32(32 - level)
+        return ClusterFeature(cellX: points.worldX[e] >> shift, cellY: points.worldY[e] >> shift, count: count,
+                              worldX: UInt32(sumX / UInt64(count)), worldY: UInt32(sumY / UInt64(count)),
+                              maxMagnitude: maxMagnitude == -.infinity ? .nan : maxMagnitude,
+                              firstTime: first, lastTime: last, expandZoom: expand)
+    }
+
+    /// A hash of everything the encoded tile depends on, given the same options:
+    /// equal fingerprints give byte-identical tiles, so a previous bundle's tile can be reused.
+    public func fingerprint(table: EventTable, featureIDs: FeatureIDs, minZoom: [UInt8]) -> UInt64 {
+        var hasher = SipHasher()
+        hasher.combine(key.packed)
+        hasher.combine(UInt64(events.count))
+        for e in events {
+            let i = Int(e)
+            hasher.combine(table.fingerprint[i])
+            hasher.combine(featureIDs[i])
+            hasher.combine(UInt64(minZoom[i]))
+        }
+        hasher.combine(UInt64(clusters.count))
+        for c in clusters {
+            hasher.combine(c.featureID)
+            hasher.combine(UInt64(c.count))
+            hasher.combine(UInt64(c.worldX) << 32 | UInt64(c.worldY))
+            hasher.combine(c.maxMagnitude)
+            hasher.combine(c.firstTime)
+            hasher.combine(c.lastTime)
+            hasher.combine(UInt64(c.expandZoom))
+        }
+        return hasher.finalize()
+    }
+}

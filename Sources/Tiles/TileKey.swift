@@ -1,0 +1,57 @@
+/// A tile address: zoom, column x and row y counted from the north (XYZ scheme).
+public struct TileKey: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// Zoom level.
+    public let z: Int
+    /// Column, from the west (antimeridian).
+    public let x: UInt32
+    /// Row, from the north.
+    public let y: UInt32
+
+    public init(z: Int, x: UInt32, y: UInt32) {
+        self.z = z
+        self.x = x
+        self.y = y
+    }
+
+    /// `z/x/y`.
+    public var description: String { "\(z)/\(x)/\(y)" }
+
+    /// The row in the TMS scheme MBTiles uses: counted from the south, `2^z - 1 - y`.
+    public var tmsRow: UInt32 { UInt32((1 << z) - 1) - y }
+
+    /// Ordered by zoom, then column, then row (the MBTiles insert order).
+    public static func < (a: TileKey, b: TileKey) -> Bool {
+        (a.z, a.x, a.y) < (b.z, b.x, b.y)
+    }
+
+    /// The key in one 64-bit number (zoom in the top bits), for compact files.
+    public var packed: UInt64 { UInt64(z) << 58 | UInt64(x) << 29 | UInt64(y) }
+
+    /// The key from `packed`.
+    public init(packed: UInt64) {
+        self.init(z: Int(packed >> 58), x: UInt32((packed >> 29) & 0x1FFF_FFFF), y: UInt32(packed & 0x1FFF_FFFF))
+    }
+
+    /// The PMTiles v3 tile id: the number of tiles at all lower zooms, (4^z - 1) / 3,
+    /// plus the position of (x, y) along the Hilbert curve at zoom z.
+    public var pmtilesID: UInt64 {
+        var acc = ((UInt64(1) << UInt64(2 * z)) - 1) / 3
+        var tx = UInt64(x), ty = UInt64(y)
+        var a = z - 1
+        while a >= 0 {
+            let s = UInt64(1) << UInt64(a)
+            let rx = tx & s
+            let ry = ty & s
+            acc += ((3 * rx) ^ ry) << UInt64(a)
+            if ry == 0 {
+                if rx != 0 {
+                    tx = (s &- 1) &- tx  // wrapping: only the low bits matter below
+                    ty = (s &- 1) &- ty
+                }
+                swap(&tx, &ty)
+            }
+            a -= 1
+        }
+        return acc
+    }
+}

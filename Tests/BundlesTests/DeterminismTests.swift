@@ -1,0 +1,76 @@
+import Foundation
+import QuakeBundles
+import QuakeCatalog
+import Testing
+import TestSupport
+
+/// Same store content and options, same bytes; an incremental export equals a full one.
+@Suite struct DeterminismTests {
+    static let sample = "feed-all_week-2020-06.geojson.gz"
+
+    @Test func rebuildingGivesByteIdenticalBundles() throws {
+        let dir = TemporaryDirectory("determinism")
+        let events = TestStore.newestPerID(CatalogFile.read(TestData.usgs(Self.sample)).events)
+        let store = try TestStore(at: dir.path("a/store.sqlite"), events: events)
+        // The same content inserted in the opposite order: other rowids, same content.
+        let reversed = try TestStore(at: dir.path("b/store.sqlite"), events: events.reversed())
+        let first = try ExportHelpers.export(store, to: dir.path("out1"))
+        let second = try ExportHelpers.export(reversed, to: dir.path("out2"))
+        let third = try ExportHelpers.export(store, to: dir.path("out3")) { $0.reuseTiles = false }
+        #expect(first.bundleVersion == second.bundleVersion)
+        #expect(try ExportHelpers.differences(first.directory, second.directory) == [])
+        #expect(try ExportHelpers.differences(first.directory, third.directory) == [])
+        #expect(try ExportHelpers.files(first.directory).count >= 14)
+    }
+
+    /// Changes a few events of the store the way a fetch + index would.
+    static func change(_ store: TestStore) throws -> Int {
+        let all = try store.events().values.sorted { $0.id < $1.id }
+        let source = Dictionary(uniqueKeysWithValues: CatalogFile.read(TestData.usgs(sample)).events.map { ($0.id, $0) })
+        var changed: [QuakeEvent] = []
+        for (i, event) in all.enumerated() where i % 400 == 7 {
+            var e = source[event.id]!
+            e.updated += 60_000
+            switch i % 3 {
+            case 0: e.mag = (e.mag ?? 2) + 1.7
+            case 1: e.longitude = max(-180, min(180, e.longitude! + 0.4)); e.latitude = max(-89, min(89, e.latitude! - 0.3))
+            default: e.place = (e.place ?? "") + " (revised)"
+            }
+            changed.append(e)
+        }
+        for k in 0..<4 {
+            var e = source[all[k * 97].id]!
+            (e.id, e.ids, e.updated) = ("qbnew\(k)", ["qbnew\(k)"], e.updated + 120_000)
+            e.longitude = e.longitude! * 0.5
+            changed.append(e)
+        }
+        try store.upsert(changed)
+        let deleted = [all[11].id, all[2222].id, all[3333].id]
+        try store.delete(deleted, updated: all.map(\.updated).max()! + 1)
+        return changed.count + deleted.count
+    }
+
+    @Test(arguments: [500_000, 12_000])
+    func incrementalExportEqualsAFullExport(maxTileBytes: Int) throws {
+        let dir = TemporaryDirectory("incremental")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let configure: (inout ExportOptions) -> Void = { $0.thinning.maxTileBytes = maxTileBytes }
+        let before = try ExportHelpers.export(store, to: dir.path("bundles"), configure)
+        let changes = try Self.change(store)
+        #expect(changes > 10)
+        let incremental = try ExportHelpers.export(store, to: dir.path("bundles"), configure)
+        let full = try ExportHelpers.export(store, to: dir.path("full"), configure)
+        #expect(incremental.changed && incremental.directory != before.directory)
+        #expect(try ExportHelpers.differences(incremental.directory, full.directory) == [])
+        if maxTileBytes < 500_000 { #expect(!full.warnings.isEmpty, "the size guard cut tiles") }
+
+        // Only tiles whose content changed were encoded; every other one was reused.
+        let old = try ExportHelpers.mbtiles(before.directory.appendingPathComponent("quakes.mbtiles"))
+        let new = try ExportHelpers.mbtiles(incremental.directory.appendingPathComponent("quakes.mbtiles"))
+        let changedTiles = new.filter { old[$0.key] != $0.value }.count
+        #expect(incremental.reusedTiles == new.count - changedTiles)
+        #expect(incremental.encodedTiles >= changedTiles)
+        #expect(changedTiles < new.count / 4, "\(changedTiles) of \(new.count) tiles changed")
+        #expect(full.encodedTiles >= full.tiles && full.reusedTiles == 0)
+    }
+}

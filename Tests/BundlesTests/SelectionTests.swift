@@ -1,0 +1,55 @@
+import Foundation
+import GRDB
+import QuakeBundles
+import QuakeCatalog
+import QuakeCommon
+import Testing
+import TestSupport
+
+/// `--since/--until/--min-magnitude/--bbox/--event-type` select the same events everywhere.
+@Suite struct SelectionTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let description: String
+        let apply: @Sendable (inout Selection) -> Void
+        let keep: @Sendable (QuakeEvent) -> Bool
+    }
+
+    static let cases: [Case] = [
+        Case(description: "time window", apply: { $0.since = ISOTime.parse("1995-01-01"); $0.until = ISOTime.parse("2005-01-01") },
+             keep: { $0.time! >= ISOTime.parse("1995-01-01")! && $0.time! < ISOTime.parse("2005-01-01")! }),
+        Case(description: "min magnitude", apply: { $0.minMagnitude = 6.5 }, keep: { ($0.mag ?? -99) >= 6.5 }),
+        Case(description: "bbox", apply: { $0.bbox = BoundingBox(west: 120, south: -10, east: 150, north: 45) },
+             keep: { (120...150).contains($0.longitude!) && (-10...45).contains($0.latitude!) }),
+        Case(description: "bbox across the antimeridian", apply: { $0.bbox = BoundingBox(west: 170, south: -60, east: -170, north: 60) },
+             keep: { ($0.longitude! >= 170 || $0.longitude! <= -170) && (-60...60).contains($0.latitude!) }),
+        Case(description: "event type", apply: { $0.eventTypes = ["quarry blast", "explosion"] },
+             keep: { ["quarry blast", "explosion"].contains($0.eventType ?? "") }),
+    ]
+
+    @Test(arguments: cases)
+    func selectionReachesTilesGeoJSONAndTheAppDatabase(_ selectionCase: Case) throws {
+        let dir = TemporaryDirectory("selection")
+        let store = try TestStore(workspace: dir.url, samples: ["query-m6-1973-2023.csv.gz", "feed-all_week-2020-06.geojson.gz"])
+        let expected = Set(try store.events().values.filter(selectionCase.keep).map(\.id))
+        #expect(expected.count > 20)
+        let summary = try ExportHelpers.export(store, to: dir.path("bundles")) {
+            selectionCase.apply(&$0.selection)
+            $0.thinning.maxZoom = 5
+        }
+        #expect(summary.events == expected.count)
+        let geojson = try JSONDecoder().decode(JSONValue.self, from: Gzip.decompress(Data(contentsOf: summary.directory.appendingPathComponent("geojson/z5.geojson.gz"))))
+        guard case .array(let features)? = geojson["features"] else { Issue.record("no features"); return }
+        #expect(Set(features.compactMap { $0["id"]?.string }) == expected)
+        let queue = try DatabaseQueue(path: summary.directory.appendingPathComponent("quakes.sqlite").path)
+        #expect(Set(try queue.read { try String.fetchAll($0, sql: "SELECT id FROM events") }) == expected)
+    }
+
+    @Test func anEmptySelectionIsAnError() throws {
+        let dir = TemporaryDirectory("selection")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-2.5_month-2025-10.geojson.gz"])
+        #expect(throws: QuakeBakeError.self) {
+            try ExportHelpers.export(store, to: dir.path("bundles")) { $0.selection.since = ISOTime.parse("2100-01-01") }
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.path("bundles/current").path))
+    }
+}

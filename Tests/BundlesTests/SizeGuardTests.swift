@@ -1,0 +1,49 @@
+import Foundation
+import QuakeBundles
+import QuakeTiles
+import Testing
+import TestSupport
+
+/// No tile over the byte or feature limit: the guard thins further, and says so.
+@Suite struct SizeGuardTests {
+    /// A week of June 2018 holds the Kīlauea swarm: hundreds of events in one z7 tile.
+    static let sample = "feed-all_week-2018-06.geojson.gz"
+
+    @Test(arguments: [(20_000, 200_000), (500_000, 120)])
+    func tilesStayUnderTheLimitsAndTheCutsAreReported(maxBytes: Int, maxFeatures: Int) throws {
+        let dir = TemporaryDirectory("guard")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let events = try store.events()
+        let summary = try ExportHelpers.export(store, to: dir.path("bundles")) {
+            $0.thinning.maxZoom = 7
+            $0.thinning.maxTileBytes = maxBytes
+            $0.thinning.maxTileFeatures = maxFeatures
+        }
+        #expect(!summary.warnings.isEmpty)
+        #expect(summary.warnings.contains { $0.hasPrefix("tile 7/") }, "\(summary.warnings)")
+        let manifest = try JSONDecoder().decode(JSONValue.self, from: Data(contentsOf: summary.directory.appendingPathComponent("manifest.json")))
+        guard case .array(let warnings)? = manifest["warnings"] else { Issue.record("no warnings in the manifest"); return }
+        #expect(warnings.count == summary.warnings.count)
+
+        let report = try Witness.readBundle(summary.directory)
+        var zoomsByID: [String: [Int]] = [:]
+        for tile in report.mbtiles.tiles {
+            #expect(tile.bytes <= maxBytes)
+            #expect(tile.layers.values.reduce(0) { $0 + $1.features.count } <= maxFeatures)
+            for feature in tile.layers[TileEncoder.eventLayer]?.features ?? [] { zoomsByID[feature.properties["id"]!.string!, default: []].append(tile.z) }
+        }
+        #expect(zoomsByID.count < events.count, "some events are shown only in clusters")
+        for (id, zooms) in zoomsByID { #expect(zooms == Array(zooms.min()!...7), "\(id) at \(zooms)") }
+        for zoom in 0...7 {
+            let tiles = report.mbtiles.tiles.filter { $0.z == zoom }
+            let shown = tiles.reduce(0) { $0 + ($1.layers[TileEncoder.eventLayer]?.features.count ?? 0) }
+            let clustered = tiles.reduce(0) { sum, tile in
+                sum + (tile.layers[TileEncoder.clusterLayer]?.features ?? []).reduce(0) { $0 + Int($1.properties["point_count"]!.number!) }
+            }
+            #expect(shown + clustered == events.count, "zoom \(zoom)")
+        }
+        // The cut keeps the biggest quakes: nothing dropped at z7 outranks what is kept in its tile.
+        let largestDropped = Set(events.keys).subtracting(zoomsByID.keys).compactMap { events[$0]?.mag }.max() ?? -9
+        #expect(largestDropped < 5.5)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+import QuakeCatalog
+import TestSupport
+
+/// A store for export tests: the contract's `events` table (docs/ARCHITECTURE.md),
+/// filled from real sample files, without SpatiaLite (export reads plain columns).
+/// Events can be changed, added and deleted to drive incremental exports.
+final class TestStore: @unchecked Sendable {
+    let url: URL
+    private let queue: DatabaseQueue
+
+    static let schema = """
+        CREATE TABLE events (
+          id TEXT PRIMARY KEY NOT NULL, ids TEXT NOT NULL, sources TEXT NOT NULL, types TEXT NOT NULL,
+          time INTEGER, updated INTEGER NOT NULL, longitude REAL, latitude REAL, depth_km REAL,
+          mag REAL, mag_type TEXT, place TEXT, status TEXT, event_type TEXT, net TEXT, code TEXT,
+          felt INTEGER, cdi REAL, mmi REAL, alert TEXT, tsunami INTEGER, sig INTEGER, nst INTEGER,
+          dmin REAL, rms REAL, gap REAL, title TEXT, url TEXT, geom BLOB);
+        CREATE INDEX events_time ON events(time);
+        CREATE INDEX events_mag ON events(mag);
+        CREATE INDEX events_updated ON events(updated);
+        CREATE TABLE tombstones (id TEXT PRIMARY KEY NOT NULL, ids TEXT NOT NULL, updated INTEGER NOT NULL);
+        """
+
+    init(at url: URL, events: [QuakeEvent]) throws {
+        self.url = url
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in
+            try db.execute(sql: Self.schema)
+        }
+        try upsert(events)
+    }
+
+    /// A store in `directory/store/quakes.sqlite` (the workspace layout) holding the events of sample files.
+    convenience init(workspace directory: URL, samples: [String], extra: [QuakeEvent] = []) throws {
+        let events = samples.flatMap { CatalogFile.read(TestData.usgs($0)).events }
+        try self.init(at: directory.appendingPathComponent("store/quakes.sqlite"), events: Self.newestPerID(events + extra))
+    }
+
+    /// Inserts or replaces events (by id).
+    func upsert(_ events: [QuakeEvent]) throws {
+        try queue.write { db in
+            let statement = try db.makeStatement(sql: """
+                INSERT OR REPLACE INTO events (id, ids, sources, types, time, updated, longitude, latitude, depth_km, mag, mag_type,
+                  place, status, event_type, net, code, felt, cdi, mmi, alert, tsunami, sig, nst, dmin, rms, gap, title, url)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for e in events {
+                let values: [(any DatabaseValueConvertible)?] = [
+                    e.id, CommaList.format(e.ids), CommaList.format(e.sources), CommaList.format(e.types), e.time, e.updated,
+                    e.longitude, e.latitude, e.depthKm, e.mag, e.magType, e.place, e.status, e.eventType, e.net, e.code,
+                    e.felt, e.cdi, e.mmi, e.alert, e.tsunami, e.sig, e.nst, e.dmin, e.rms, e.gap, e.title, e.url,
+                ]
+                try statement.execute(arguments: StatementArguments(values))
+            }
+        }
+    }
+
+    /// Deletes events by id, leaving tombstones as the real store does.
+    func delete(_ ids: [String], updated: Int64) throws {
+        try queue.write { db in
+            for id in ids {
+                try db.execute(sql: "DELETE FROM events WHERE id = ?", arguments: [id])
+                try db.execute(sql: "INSERT OR REPLACE INTO tombstones (id, ids, updated) VALUES (?, ?, ?)", arguments: [id, ",\(id),", updated])
+            }
+        }
+    }
+
+    /// Every event of the store, by id.
+    func events() throws -> [String: QuakeEvent] {
+        try queue.read { db in
+            var all: [String: QuakeEvent] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, time, updated, longitude, latitude, mag, event_type FROM events") {
+                var event = QuakeEvent(id: row[0], updated: row[2], time: row[1], longitude: row[3], latitude: row[4])
+                event.mag = row[5]
+                event.eventType = row[6]
+                all[event.id] = event
+            }
+            return all
+        }
+    }
+
+    /// One event per id: the newest version (as the real store keeps).
+    static func newestPerID(_ events: [QuakeEvent]) -> [QuakeEvent] {
+        var newest: [String: QuakeEvent] = [:]
+        for event in events where !event.isDeleted {
+            if let known = newest[event.id], known.updated >= event.updated { continue }
+            newest[event.id] = event
+        }
+        return newest.values.sorted { $0.id < $1.id }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+import QuakeTiles
+import Testing
+import TestSupport
+
+/// The hand-written MVT encoder, decoded by the independent Python `mapbox-vector-tile` package.
+@Suite struct VectorTileEncoderTests {
+    @Test func encodedTilesDecodeWithEveryValueIntact() throws {
+        var events = TilesFixture.events(["feed-2.5_month-2025-10.geojson.gz"]).filter { $0.longitude! < -100 && $0.latitude! > 30 && $0.latitude! < 50 }
+        #expect(events.count > 20)
+        events[0].place = "Ñuñoa, Chile — 東京 \"quoted\""
+        events[0].time = -123_456_789_000
+        events[0].mag = 4.53
+        events[0].depthKm = -1.5
+        events[0].alert = nil
+        events[1].mag = nil
+        let table = TilesFixture.table(events)
+        var options = ThinningOptions()
+        options.maxZoom = 4
+        let points = PointSet(table: table, buildTimeOrder: false)
+        let thinning = Thinning(points: points, options: options)
+        let ids = FeatureID.assign(table)
+        let encoder = TileEncoder(table: table, points: points, featureIDs: ids, minZoom: thinning.minZoom)
+        let dir = TemporaryDirectory("mvt")
+        for zoom in [2, 4] {
+            for run in TileRun.all(points: points, zoom: zoom) {
+                let content = try #require(TileContent(run: run, points: points, minZoom: thinning.minZoom, options: options))
+                let file = dir.path("\(zoom)-\(run.key.x)-\(run.key.y).mvt.gz")
+                try Gzip.compress(Data(encoder.encode(content))).write(to: file)
+                let decoded = try JSONDecoder().decode([String: DecodedLayer].self, from: TilesWitness.run(["decode", file.path]))
+                let quakes = try #require(decoded["quakes"])
+                #expect(quakes.version == 2 && quakes.extent == 4096)
+                #expect(quakes.features.map(\.id) == content.events.map { ids[Int($0)] })
+                for (feature, e) in zip(quakes.features, content.events.map(Int.init)) {
+                    let event = events[e]
+                    #expect(feature.type == "Point")
+                    #expect(feature.properties["id"] == .text(event.id))
+                    #expect(feature.properties["mag"] == event.mag.map(DecodedValue.number))
+                    #expect(feature.properties["time"] == .number(Double(event.time!)))
+                    #expect(feature.properties["depth_km"] == event.depthKm.map(DecodedValue.number))
+                    #expect(feature.properties["place"] == event.place.map(DecodedValue.text))
+                    #expect(feature.properties["alert"] == event.alert.map(DecodedValue.text))
+                    #expect(feature.properties["minzoom"] == .number(Double(thinning.minZoom[e])))
+                    #expect(feature.x == Int(WebMercator.tileUnits(points.worldX[e], zoom: zoom)))
+                    #expect(feature.y == Int(WebMercator.tileUnits(points.worldY[e], zoom: zoom)))
+                }
+                let clusters = decoded["clusters"]?.features ?? []
+                #expect(clusters.count == content.clusters.count)
+                for (feature, cluster) in zip(clusters, content.clusters) {
+                    #expect(feature.properties["point_count"] == .number(Double(cluster.count)))
+                    #expect(feature.properties["expand_zoom"] == .number(Double(cluster.expandZoom)))
+                    #expect(feature.id == cluster.featureID)
+                }
+            }
+        }
+    }
+
+    struct DecodedLayer: Decodable {
+        let version: Int
+        let extent: Int
+        let features: [DecodedFeature]
+    }
+
+    struct DecodedFeature: Decodable {
+        let id: UInt64
+        let x: Int
+        let y: Int
+        let type: String
+        let properties: [String: DecodedValue]
+    }
+
+    enum DecodedValue: Decodable, Equatable {
+        case number(Double)
+        case text(String)
+
+        init(from decoder: Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let d = try? container.decode(Double.self) { self = .number(d) } else { self = .text(try container.decode(String.self)) }
+        }
+    }
+}
