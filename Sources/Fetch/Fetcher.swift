@@ -16,6 +16,8 @@ public enum Fetcher {
                            progress: any ProgressSink = Progress.silent, logger: Logger) async throws -> FetchSummary {
         try selection.validate()
         let journal = try Journal(workspace: workspace)
+        // Temporary files of a killed run (the caller holds the lock, so nobody else is writing).
+        AtomicFile.removeDebris(under: workspace.archiveDirectory)
         let identity = selection.identity
         let now = Int64(Date().timeIntervalSince1970 * 1000)
 

@@ -14,9 +14,19 @@ import TestSupport
                          "--start", "1973-01-01", "--end", "2024-01-01", "--quiet", "--retry-delay", "0.01"]
         var generator = SystemRandomNumberGenerator()
         var kills = 0
-        for _ in 0..<5 {
+        for trial in 0..<5 {
             let process = try QuakeBakeCLI.start(arguments)
-            try await Task.sleep(nanoseconds: UInt64.random(in: 50_000_000...900_000_000, using: &generator))
+            // Kill at a random moment: early (while planning) in the first trial, else after a random
+            // number of archived pages, well before the ~70 windows of the plan are all fetched.
+            if trial == 0 {
+                try await Task.sleep(nanoseconds: UInt64.random(in: 1_000_000...100_000_000, using: &generator))
+            } else {
+                let target = Int.random(in: 1...30, using: &generator)
+                let workspace = Workspace(root: directory.url)
+                while process.isRunning, (try? Archive.pages(in: workspace).count) ?? 0 < target {
+                    try await Task.sleep(nanoseconds: 5_000_000)
+                }
+            }
             if process.isRunning {
                 kill(process.processIdentifier, SIGKILL)
                 kills += 1
