@@ -4,12 +4,12 @@ import TestSupport
 
 /// `quake-bake export` as a process: flags, exit codes, messages.
 @Suite struct ExportCommandTests {
-    @Test func exportsIntoTheWorkspaceAndThenFindsNothingChanged() throws {
+    @Test func exportsIntoTheWorkspaceAndThenFindsNothingChanged() async throws {
         let dir = TemporaryDirectory("cli")
         _ = try TestStore(workspace: dir.url, samples: ["feed-2.5_month-2025-10.geojson.gz"])
         let arguments = ["export", "--workspace", dir.url.path, "--max-zoom", "5", "--magnitude-floor", "0:6,3:4.5", "--attributes", "id,mag,time,minzoom",
                          "--since", "2025-10-01", "--bbox", "-180,-90,180,90"]
-        let first = try QuakeBakeCLI.run(arguments)
+        let first = try await QuakeBakeCLI.run(arguments)
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardError.contains("exported 1,"))
         let bundle = dir.url.appendingPathComponent("bundles/current")
@@ -19,24 +19,24 @@ import TestSupport
         let manifest = try String(contentsOf: bundle.appendingPathComponent("manifest.json"), encoding: .utf8)
         #expect(manifest.contains("\"magnitude_floor\": \"0:6,3:4.5\""))
         #expect(manifest.contains("\"attributes\": [\n      \"id\",\n      \"mag\",\n      \"time\",\n      \"minzoom\"\n    ]"))
-        let second = try QuakeBakeCLI.run(arguments)
+        let second = try await QuakeBakeCLI.run(arguments)
         #expect(second.status == 0 && second.standardError.contains("nothing changed"))
-        let quiet = try QuakeBakeCLI.run(arguments + ["--quiet"])
+        let quiet = try await QuakeBakeCLI.run(arguments + ["--quiet"])
         #expect(quiet.status == 0 && quiet.standardError.isEmpty)
     }
 
     @Test(arguments: [["--cell-size", "48"], ["--max-zoom", "17"], ["--magnitude-floor", "3"], ["--attributes", "id,colour"],
                       ["--bbox", "10,20,30"], ["--since", "yesterday"], ["--since", "2024-01-01", "--until", "2023-01-01"], ["--keep", "0"]])
-    func badFlagsAreUsageErrors(_ flags: [String]) throws {
+    func badFlagsAreUsageErrors(_ flags: [String]) async throws {
         let dir = TemporaryDirectory("cli")
-        let outcome = try QuakeBakeCLI.run(["export", "--workspace", dir.url.path] + flags)
+        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path] + flags)
         #expect(outcome.status == 64, "\(flags): \(outcome.standardError)")
         #expect(!outcome.standardError.isEmpty)
     }
 
-    @Test func aMissingStoreSaysWhatToDo() throws {
+    @Test func aMissingStoreSaysWhatToDo() async throws {
         let dir = TemporaryDirectory("cli")
-        let outcome = try QuakeBakeCLI.run(["export", "--workspace", dir.url.path])
+        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("quake-bake index"))
     }

@@ -17,7 +17,7 @@ import TestSupport
     func badFlagsStopBeforeAnyRequest(flags: [String], message: String) async throws {
         let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")])
         let directory = TemporaryDirectory()
-        let outcome = try QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString] + flags)
+        let outcome = try await QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString] + flags)
         #expect(outcome.status == ExitStatus.usage.rawValue)
         #expect(outcome.standardError.contains(message), "\(outcome.standardError)")
         #expect(try await standIn.requests().isEmpty)
@@ -26,12 +26,12 @@ import TestSupport
     @Test func summaryLineAndExitCodeOnSuccess() async throws {
         let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")], cap: 200)
         let directory = TemporaryDirectory()
-        let outcome = try QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
+        let outcome = try await QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
                                             "--start", "2010-01-01", "--end", "2021-01-01"])
         #expect(outcome.status == 0)
         #expect(outcome.standardError.contains("full fetch:"))
         #expect(outcome.standardError.contains("456 events"), "\(outcome.standardError)")
-        let quiet = try QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
+        let quiet = try await QuakeBakeCLI.run(["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
                                           "--start", "2010-01-01", "--end", "2021-01-01", "--quiet"])
         #expect(quiet.status == 0)
         #expect(quiet.standardError.isEmpty)

@@ -26,8 +26,8 @@ public enum QuakeBakeCLI {
         return process
     }
 
-    /// Runs `quake-bake arguments…` to the end.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    /// Runs `quake-bake arguments…` to the end, without blocking a thread of Swift's cooperative pool.
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
         let process = Process()
         process.executableURL = try executableURL()
         process.arguments = arguments
@@ -38,10 +38,22 @@ public enum QuakeBakeCLI {
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)
         process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
+        try await exit(of: process)
         return Outcome(status: process.terminationStatus,
                        standardOutput: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
                        standardError: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// Starts `process` and waits for it to end.
+    public static func exit(of process: Process) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
     }
 }
