@@ -105,9 +105,12 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["QuakeCatalog", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "StandInTests", dependencies: ["USGSStandIn", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
         .testTarget(name: "FetchTests", dependencies: ["QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/FetchTests"),
-        .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/StoreTests"),
+        .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "BenchSupport", "TestSupport", "usgs-stand-in", "quake-bake", .product(name: "Logging", package: "swift-log")], path: "Tests/StoreTests"),
         .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "TestSupport"], path: "Tests/TilesTests"),
         .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests", exclude: ["witness"]),
-        .testTarget(name: "OperationsTests", dependencies: ["QuakeOperations", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/OperationsTests"),
+        .testTarget(name: "OperationsTests", dependencies: [
+            "QuakeOperations", "QuakeStore", "QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Tests/OperationsTests"),
     ]
 )

@@ -2,8 +2,16 @@
 public enum CommaList {
     /// `",a,b,"` → `["a", "b"]`; empty items dropped.
     public static func parse(_ text: String?) -> [String] {
-        guard let text else { return [] }
-        return text.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
+        guard var text else { return [] }
+        // ASCII text (every real list) is split on bytes, several times faster than by
+        // Character; the result is the same, since ASCII has no combining marks.
+        let ascii = text.withUTF8 { bytes -> [String]? in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+            return bytes.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: true).map {
+                String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self)
+            }
+        }
+        return ascii ?? text.split(separator: ",", omittingEmptySubsequences: true).map(String.init)
     }
 
     /// `["a", "b"]` → `",a,b,"`; an empty list is `""`.

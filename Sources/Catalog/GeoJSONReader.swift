@@ -135,6 +135,15 @@ public enum GeoJSONReader {
 enum FeatureMapping {
     struct Failure: Error { let reason: String }
 
+    /// The summary properties, found by name with one hash look-up (a `switch` over
+    /// strings compares them one by one).
+    private enum Property: String, CaseIterable {
+        case mag, place, time, updated, tz, url, detail, felt, cdi, mmi, alert, status, tsunami, sig, net, code
+        case ids, sources, types, nst, dmin, rms, gap, magType, type, title
+
+        static let byName = Dictionary(uniqueKeysWithValues: allCases.map { ($0.rawValue, $0) })
+    }
+
     static func event(from feature: JSONValue) -> Result<QuakeEvent, Failure> {
         Result { try map(feature) }.mapError { $0 as? Failure ?? Failure(reason: "\($0)") }
     }
@@ -148,34 +157,34 @@ enum FeatureMapping {
         var updated: Int64?
         var ids: String?
         for (key, value) in properties {
-            switch key {
-            case "mag": event.mag = try double(value, key)
-            case "place": event.place = try string(value, key)
-            case "time": event.time = try milliseconds(value, key)
-            case "updated": updated = try milliseconds(value, key)
-            case "tz": event.tz = try int(value, key)
-            case "url": event.url = try string(value, key)
-            case "detail": event.detail = try string(value, key)
-            case "felt": event.felt = try int(value, key)
-            case "cdi": event.cdi = try double(value, key)
-            case "mmi": event.mmi = try double(value, key)
-            case "alert": event.alert = try string(value, key)
-            case "status": event.status = try string(value, key)
-            case "tsunami": event.tsunami = try int(value, key)
-            case "sig": event.sig = try int(value, key)
-            case "net": event.net = try string(value, key)
-            case "code": event.code = try string(value, key)
-            case "ids": ids = try string(value, key)
-            case "sources": event.sources = CommaList.parse(try string(value, key))
-            case "types": event.types = CommaList.parse(try string(value, key))
-            case "nst": event.nst = try int(value, key)
-            case "dmin": event.dmin = try double(value, key)
-            case "rms": event.rms = try double(value, key)
-            case "gap": event.gap = try double(value, key)
-            case "magType": event.magType = try string(value, key)
-            case "type": event.eventType = try string(value, key)
-            case "title": event.title = try string(value, key)
-            default: break  // products and other detail-only members are not part of the summary
+            guard let property = Property.byName[key] else { continue }  // products and other detail-only members
+            switch property {
+            case .mag: event.mag = try double(value, key)
+            case .place: event.place = try string(value, key)
+            case .time: event.time = try milliseconds(value, key)
+            case .updated: updated = try milliseconds(value, key)
+            case .tz: event.tz = try int(value, key)
+            case .url: event.url = try string(value, key)
+            case .detail: event.detail = try string(value, key)
+            case .felt: event.felt = try int(value, key)
+            case .cdi: event.cdi = try double(value, key)
+            case .mmi: event.mmi = try double(value, key)
+            case .alert: event.alert = try string(value, key)
+            case .status: event.status = try string(value, key)
+            case .tsunami: event.tsunami = try int(value, key)
+            case .sig: event.sig = try int(value, key)
+            case .net: event.net = try string(value, key)
+            case .code: event.code = try string(value, key)
+            case .ids: ids = try string(value, key)
+            case .sources: event.sources = CommaList.parse(try string(value, key))
+            case .types: event.types = CommaList.parse(try string(value, key))
+            case .nst: event.nst = try int(value, key)
+            case .dmin: event.dmin = try double(value, key)
+            case .rms: event.rms = try double(value, key)
+            case .gap: event.gap = try double(value, key)
+            case .magType: event.magType = try string(value, key)
+            case .type: event.eventType = try string(value, key)
+            case .title: event.title = try string(value, key)
             }
         }
         // The feature id is the preferred id; `ids` lists every id (blank for some deleted events).

@@ -1,13 +1,59 @@
 import ArgumentParser
+import Foundation
+import QuakeCommon
+import QuakeOperations
+import QuakeStore
 
 /// `quake-bake index`.
 struct IndexCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "index", abstract: "Build or update the SpatiaLite store from the archive and ComCat files.")
+    static let configuration = CommandConfiguration(
+        commandName: "index",
+        abstract: "Build or update the SpatiaLite store from the archive and ComCat files.",
+        discussion: """
+        Reads every archived page not indexed yet (in arrival order), then each --from
+        file, into <workspace>/store/quakes.sqlite. Newest `updated` wins; an equal
+        `updated` changes nothing. Each source is one transaction; a source already
+        indexed (same content) is skipped. Items that cannot be stored go to the
+        store's `rejects` table with the reason.
+
+        Exit status: 0 done; 1 a source could not be read at all (the others are
+        indexed) or the store failed; 65 a source was damaged as a whole (broken or
+        truncated JSON, not a catalog; its good events are indexed); 75 the workspace
+        is locked by another run.
+        """)
 
     @OptionGroup var common: CommonOptions
 
+    @Option(name: .customLong("from"), help: ArgumentHelp(
+        "A ComCat file to index too: GeoJSON FeatureCollection or Feature, or ComCat CSV, gzip or plain. Repeatable.",
+        valueName: "file"))
+    var files: [String] = []
+
+    @Flag(help: "Build a fresh store from the whole archive (and the --from files) and swap it in atomically.")
+    var rebuild = false
+
     func run() async throws {
         let logger = common.logger(for: "index")
-        try await Reporting.run(logger) { throw Reporting.notBuiltYet("index", issue: 4) }
+        try await Reporting.run(logger) {
+            let workspace = common.resolvedWorkspace
+            let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake index")
+            defer { lock.release() }
+            let pages = try ArchiveSources.all(in: workspace)
+            let sources = pages + files.map { IndexSource.file(URL(fileURLWithPath: $0)) }
+            if rebuild && sources.isEmpty {
+                throw QuakeBakeError("nothing to rebuild from: the archive of \(workspace.root.path) is empty and no --from file was given; the store is left as it is",
+                                     exitStatus: .usage)
+            }
+            let summary = rebuild
+                ? try Indexer.rebuild(sources, store: workspace.storePath, progress: common.progress, logger: logger)
+                : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
+            if !summary.unreadable.isEmpty {
+                throw QuakeBakeError("\(summary.unreadable.count) of \(summary.sources.count) sources could not be read: \(summary.unreadable.joined(separator: "; "))")
+            }
+            if !summary.damaged.isEmpty {
+                throw QuakeBakeError("\(summary.damaged.count) of \(summary.sources.count) sources were damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
+                                     exitStatus: .dataError)
+            }
+        }
     }
 }

@@ -1,1 +1,0 @@
-// Shared benchmark helpers (being built).

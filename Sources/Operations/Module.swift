@@ -1,1 +1,0 @@
-// The Operations stage lives here (being built).

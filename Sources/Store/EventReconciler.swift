@@ -1,0 +1,189 @@
+import GRDB
+import QuakeCatalog
+
+/// Applies one version of one event to the store, by the store's rules:
+///
+/// 1. **One quake, one row.** A version belongs with every stored event or
+///    tombstone that shares any of its ids (through `event_ids`, which remembers
+///    every id ever seen). Those incumbents and the new version are one quake.
+/// 2. **Newest `updated` wins, strictly.** The new version replaces the
+///    incumbents only when its `updated` is greater than every incumbent's. An
+///    older version, or one exactly as old (a tie, even with different content),
+///    changes nothing: the first-indexed version of a given `updated` stands. This
+///    is deterministic because sources are indexed in a fixed order (archive
+///    arrival order, then files in the order given).
+/// 3. **Deletions are versions too.** A winning deletion (`status` "deleted")
+///    removes the row and leaves a tombstone with its `updated`, so an older
+///    version arriving later stays out; a newer version brings the event back.
+/// 4. **Merges.** When the incumbents are more than one (a preferred-id change,
+///    or a version whose ids join two stored events), the winner keeps the quake
+///    and the others go; all their ids then point at the winner's id.
+///
+/// Among incumbents of equal `updated`, the one named by the new version's id
+/// stands first, then a live event before a tombstone, then the smaller id.
+final class EventReconciler {
+    /// What one version did.
+    enum Outcome { case inserted, updated, unchanged, merged, deleted }
+
+    /// A stored version the new one meets: a live row or a tombstone.
+    private struct Incumbent {
+        let id: String
+        let updated: Int64
+        /// The row in `events`; `nil` for a tombstone.
+        let rowid: Int64?
+    }
+
+    private let directory: any IDDirectory
+    private let findEvent: RawStatement
+    private let findTombstone: RawStatement
+    private let insertEvent: RawStatement
+    private let updateEvent: RawStatement
+    private let deleteEvent: RawStatement
+    private let deleteTombstone: RawStatement
+    private let saveTombstone: RawStatement
+    private let recordedAt: String
+    /// Where rows lie, while a fresh store is built (its R-tree is packed from it at the end).
+    private let points: PointLog?
+
+    /// Prepares the statements on `db`; ids are looked up and recorded in `directory`, and
+    /// row positions in `points` when given. `recordedAt` stamps tombstones (ISO 8601).
+    init(_ db: Database, directory: any IDDirectory, points: PointLog?, recordedAt: String) throws {
+        self.directory = directory
+        self.points = points
+        findEvent = try RawStatement(db, "SELECT rowid, updated FROM events WHERE id = ?")
+        findTombstone = try RawStatement(db, "SELECT updated FROM tombstones WHERE id = ?")
+        insertEvent = try RawStatement(db, EventRow.insertSQL)
+        updateEvent = try RawStatement(db, EventRow.updateSQL)
+        deleteEvent = try RawStatement(db, "DELETE FROM events WHERE rowid = ?")
+        deleteTombstone = try RawStatement(db, "DELETE FROM tombstones WHERE id = ?")
+        saveTombstone = try RawStatement(db, """
+            INSERT INTO tombstones (id, ids, updated, source, recorded_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (id) DO UPDATE SET ids = excluded.ids, updated = excluded.updated,
+                source = excluded.source, recorded_at = excluded.recorded_at
+            """)
+        self.recordedAt = recordedAt
+    }
+
+    /// Applies `event`, read from `source`, and says what it did.
+    func apply(_ event: QuakeEvent, source: String) throws -> Outcome {
+        let ids = event.allIds
+        var preferred: [String] = []
+        var everyIDKnown = true
+        for id in ids {
+            if let known = try directory.preferred(of: id) {
+                if !preferred.contains(known) { preferred.append(known) }
+            } else {
+                everyIDKnown = false
+            }
+        }
+        let incumbents = try preferred.compactMap(incumbent(named:))
+
+        if let standing = standing(incumbents, newID: event.id), incumbents[standing].updated >= event.updated {
+            return try keep(incumbents[standing], over: incumbents, joining: everyIDKnown ? [] : ids)
+        }
+        let live = incumbents.filter { $0.rowid != nil }
+        if event.isDeleted {
+            for stored in incumbents {
+                if let rowid = stored.rowid { try remove(rowid) } else if stored.id != event.id { try removeTombstone(stored.id) }
+            }
+        } else {
+            let reused = live.first { $0.id == event.id } ?? live.first
+            for stored in incumbents where stored.id != reused?.id {
+                if let rowid = stored.rowid { try remove(rowid) } else { try removeTombstone(stored.id) }
+            }
+            if let rowid = reused?.rowid {
+                EventRow.bind(event, to: updateEvent)
+                updateEvent.bind(Int32(EventRow.columns.count + 1), rowid)
+                try updateEvent.run()
+                points?.record(rowid: rowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
+            }
+        }
+        if event.isDeleted || live.isEmpty { try store(event, source: source) }
+        for stored in incumbents where stored.id != event.id { try redirect(from: stored.id, to: event.id) }
+        if !(everyIDKnown && preferred == [event.id]) {
+            for id in ids { try map(id, to: event.id) }
+        }
+        if event.isDeleted { return .deleted }
+        if live.isEmpty { return .inserted }
+        return incumbents.count == 1 && live[0].id == event.id ? .updated : .merged
+    }
+
+    /// The incumbent stored under preferred id `id`, if any.
+    private func incumbent(named id: String) throws -> Incumbent? {
+        findEvent.bind(1, id)
+        defer { findEvent.reset() }
+        if try findEvent.step() {
+            return Incumbent(id: id, updated: findEvent.int64(1), rowid: findEvent.int64(0))
+        }
+        findTombstone.bind(1, id)
+        defer { findTombstone.reset() }
+        if try findTombstone.step() {
+            return Incumbent(id: id, updated: findTombstone.int64(0), rowid: nil)
+        }
+        return nil
+    }
+
+    /// The index of the incumbent that stands against a new version named `newID`: the newest,
+    /// then the one named `newID`, then a live row before a tombstone, then the smaller id.
+    private func standing(_ incumbents: [Incumbent], newID: String) -> Int? {
+        incumbents.indices.max { a, b in
+            let x = incumbents[a], y = incumbents[b]
+            if x.updated != y.updated { return x.updated < y.updated }
+            if (x.id == newID) != (y.id == newID) { return y.id == newID }
+            if (x.rowid != nil) != (y.rowid != nil) { return y.rowid != nil }
+            return x.id > y.id
+        }
+    }
+
+    /// The stored `winner` stands: the other incumbents join it, and so do `newIDs` (ids of a
+    /// losing version not yet known).
+    private func keep(_ winner: Incumbent, over incumbents: [Incumbent], joining newIDs: [String]) throws -> Outcome {
+        var removedLive = false
+        for stored in incumbents where stored.id != winner.id {
+            if let rowid = stored.rowid { try remove(rowid); removedLive = true } else { try removeTombstone(stored.id) }
+            try redirect(from: stored.id, to: winner.id)
+        }
+        for id in newIDs { try map(id, to: winner.id) }
+        if incumbents.count == 1 { return .unchanged }
+        return winner.rowid == nil && removedLive ? .deleted : .merged
+    }
+
+    /// Stores a version nothing stands against: a new row, or a tombstone for a deletion.
+    private func store(_ event: QuakeEvent, source: String) throws {
+        if event.isDeleted {
+            try recordTombstone(event, source: source)
+        } else {
+            EventRow.bind(event, to: insertEvent)
+            try insertEvent.run()
+            points?.record(rowid: insertEvent.lastInsertRowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
+        }
+    }
+
+    private func remove(_ rowid: Int64) throws {
+        deleteEvent.bind(1, rowid)
+        try deleteEvent.run()
+        points?.remove(rowid: rowid)
+    }
+
+    private func removeTombstone(_ id: String) throws {
+        deleteTombstone.bind(1, id)
+        try deleteTombstone.run()
+    }
+
+    private func recordTombstone(_ event: QuakeEvent, source: String) throws {
+        saveTombstone.bind(1, event.id)
+        saveTombstone.bind(2, CommaList.format(event.ids))
+        saveTombstone.bind(3, event.updated)
+        saveTombstone.bind(4, source)
+        saveTombstone.bind(5, recordedAt)
+        try saveTombstone.run()
+    }
+
+    private func map(_ id: String, to preferred: String) throws {
+        try directory.map(id, to: preferred)
+    }
+
+    private func redirect(from old: String, to preferred: String) throws {
+        try directory.redirect(from: old, to: preferred)
+    }
+}

@@ -1,1 +1,0 @@
-// The Store stage lives here (being built).

@@ -1,0 +1,38 @@
+/// Where every row of `events` lies, by rowid, kept while a fresh store is built so
+/// that the R-tree can be packed without reading the whole table back (16 bytes a row).
+final class PointLog {
+    private var longitude: [Double] = []
+    private var latitude: [Double] = []
+
+    /// Row `rowid` now lies at (`longitude`, `latitude`).
+    func record(rowid: Int64, longitude x: Double, latitude y: Double) {
+        let index = Int(rowid)
+        if index >= longitude.count {
+            longitude.append(contentsOf: repeatElement(.nan, count: index + 1 - longitude.count))
+            latitude.append(contentsOf: repeatElement(.nan, count: index + 1 - latitude.count))
+        }
+        longitude[index] = x
+        latitude[index] = y
+    }
+
+    /// Row `rowid` is gone.
+    func remove(rowid: Int64) {
+        if Int(rowid) < longitude.count { longitude[Int(rowid)] = .nan }
+    }
+
+    /// The largest rowid recorded (0 when none).
+    var largestRowid: Int64 { Int64(Swift.max(longitude.count - 1, 0)) }
+
+    /// Calls `body` with every row's rowid and point, in rowid order.
+    func forEach(_ body: (Int64, Double, Double) throws -> Void) rethrows {
+        for index in longitude.indices where !longitude[index].isNaN {
+            try body(Int64(index), longitude[index], latitude[index])
+        }
+    }
+
+    /// Frees the memory.
+    func removeAll() {
+        longitude = []
+        latitude = []
+    }
+}
