@@ -30,44 +30,6 @@ public struct Selection: Hashable, Sendable {
     }
 }
 
-/// A longitude/latitude box; `west > east` means it crosses the antimeridian.
-public struct BoundingBox: Hashable, Sendable, CustomStringConvertible {
-    public let west: Double
-    public let south: Double
-    public let east: Double
-    public let north: Double
-
-    public init(west: Double, south: Double, east: Double, north: Double) {
-        self.west = west
-        self.south = south
-        self.east = east
-        self.north = north
-    }
-
-    /// Parses `west,south,east,north` in degrees; throws a usage error when malformed.
-    public init(parsing text: String) throws {
-        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let west = parts[0], let south = parts[1], let east = parts[2], let north = parts[3] else {
-            throw QuakeBakeError("--bbox: `\(text)` is not west,south,east,north in degrees", exitStatus: .usage)
-        }
-        guard (-180...180).contains(west), (-180...180).contains(east) else {
-            throw QuakeBakeError("--bbox: longitudes must be within -180…180 (`\(text)`)", exitStatus: .usage)
-        }
-        guard (-90...90).contains(south), (-90...90).contains(north), south <= north else {
-            throw QuakeBakeError("--bbox: latitudes must be within -90…90 with south ≤ north (`\(text)`)", exitStatus: .usage)
-        }
-        self.init(west: west, south: south, east: east, north: north)
-    }
-
-    /// True when the box wraps across longitude ±180.
-    public var crossesAntimeridian: Bool { west > east }
-
-    /// `west,south,east,north`.
-    public var description: String {
-        [west, south, east, north].map(JSON.format).joined(separator: ",")
-    }
-}
-
 /// Everything `quake-bake export` can be told.
 public struct ExportOptions: Hashable, Sendable {
     /// Which events.

@@ -56,6 +56,7 @@ public enum Exporter {
                                     geoJSONZooms: built.geoJSONZooms, files: files, warnings: built.warnings)
             try write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
             AtomicFile.syncDirectory(directory)
+            progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))
             try publisher.publish(temporary: directory, final: final)
             let removed = try publisher.prune(keep: options.keep)
             stopwatch.lap("published")

@@ -3,15 +3,16 @@ import Foundation
 /// One lock per workspace, so two runs never write the same archive, store or bundles.
 ///
 /// Built on `flock(2)`: the kernel drops the lock when its holder dies, so a
-/// lock left by a killed run is never stale; the file only remembers who held
-/// it last (pid, command, start time) for messages and `status`.
+/// lock left by a killed run is never stale and the next run simply takes it.
+/// The file names the holder (pid, command, start time) for messages and
+/// `status`; it is emptied on release.
 public final class WorkspaceLock: @unchecked Sendable {
     private let descriptor: Int32
     /// The lock file.
     public let path: URL
 
     /// Who holds (or last held) a lock.
-    public struct Holder: Sendable, Equatable {
+    public struct Holder: Sendable, Equatable, Codable {
         public var pid: Int32
         public var command: String
         public var since: String
@@ -41,20 +42,19 @@ public final class WorkspaceLock: @unchecked Sendable {
 
     /// Releases the lock (also released when the process exits or is killed).
     public func release() {
+        ftruncate(descriptor, 0)
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 
     /// The current holder, or `nil` when nobody holds the lock.
+    ///
+    /// Reads the file and checks the named process is alive; it never touches the
+    /// lock itself, so asking cannot make a starting run find the workspace busy.
     public static func holder(of workspace: Workspace) -> Holder? {
-        let fd = open(workspace.lockPath.path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        if flock(fd, LOCK_SH | LOCK_NB) == 0 {
-            flock(fd, LOCK_UN)
-            return nil
-        }
-        return readHolder(workspace.lockPath)
+        guard let holder = readHolder(workspace.lockPath) else { return nil }
+        let alive = kill(holder.pid, 0) == 0 || errno == EPERM
+        return alive ? holder : nil
     }
 
     private static func readHolder(_ path: URL) -> Holder? {

@@ -12,33 +12,13 @@ public struct FetchSelection: Sendable, Hashable, Codable {
     public var maxMagnitude: Double?
     public var minDepth: Double?
     public var maxDepth: Double?
-    public var box: BoundingBox?
+    /// A rectangle; one crossing the antimeridian is sent as the service wants it (east bound past 180).
+    public var bbox: BoundingBox?
     public var circle: Circle?
     /// Event types (`earthquake`, `quarry blast`, …); empty: all.
     public var eventTypes: [String] = []
     /// An FDSN `catalog` name; `nil`: the preferred solutions.
     public var catalog: String?
-
-    /// A rectangle in degrees. `minLongitude > maxLongitude` means it crosses the antimeridian.
-    public struct BoundingBox: Sendable, Hashable, Codable {
-        public var minLongitude, minLatitude, maxLongitude, maxLatitude: Double
-
-        public init(minLongitude: Double, minLatitude: Double, maxLongitude: Double, maxLatitude: Double) {
-            self.minLongitude = minLongitude
-            self.minLatitude = minLatitude
-            self.maxLongitude = maxLongitude
-            self.maxLatitude = maxLatitude
-        }
-
-        /// Parses `minLon,minLat,maxLon,maxLat`.
-        public init(parsing text: String) throws {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 4, let a = parts[0], let b = parts[1], let c = parts[2], let d = parts[3] else {
-                throw QuakeBakeError("bad --bbox \"\(text)\": expected minLon,minLat,maxLon,maxLat (four numbers)", exitStatus: .usage)
-            }
-            self.init(minLongitude: a, minLatitude: b, maxLongitude: c, maxLatitude: d)
-        }
-    }
 
     /// A circle: centre and radius in km.
     public struct Circle: Sendable, Hashable, Codable {
@@ -73,18 +53,7 @@ public struct FetchSelection: Sendable, Hashable, Codable {
         for value in [minMagnitude, maxMagnitude, minDepth, maxDepth].compactMap({ $0 }) where !value.isFinite {
             throw fail("magnitudes and depths must be finite numbers, not \(value)")
         }
-        if let box {
-            for latitude in [box.minLatitude, box.maxLatitude] where !(-90...90).contains(latitude) {
-                throw fail("--bbox latitude \(latitude) is outside -90…90")
-            }
-            for longitude in [box.minLongitude, box.maxLongitude] where !(-180...180).contains(longitude) {
-                throw fail("--bbox longitude \(longitude) is outside -180…180")
-            }
-            if box.minLatitude > box.maxLatitude {
-                throw fail("--bbox minimum latitude \(box.minLatitude) is above the maximum \(box.maxLatitude)")
-            }
-            if box.minLongitude == box.maxLongitude { throw fail("--bbox has zero width") }
-        }
+        try bbox?.validate()
         if let circle {
             if !(-90...90).contains(circle.latitude) { throw fail("--circle latitude \(circle.latitude) is outside -90…90") }
             if !(-180...180).contains(circle.longitude) { throw fail("--circle longitude \(circle.longitude) is outside -180…180") }
@@ -108,13 +77,12 @@ public struct FetchSelection: Sendable, Hashable, Codable {
         func number(_ value: Double) -> String {
             value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
         }
-        if let box {
-            out.append(("minlatitude", number(box.minLatitude)))
-            out.append(("maxlatitude", number(box.maxLatitude)))
-            out.append(("minlongitude", number(box.minLongitude)))
+        if let bbox {
+            out.append(("minlatitude", number(bbox.south)))
+            out.append(("maxlatitude", number(bbox.north)))
+            out.append(("minlongitude", number(bbox.west)))
             // Across the antimeridian the service wants the east bound past 180 (170..190).
-            let east = box.maxLongitude < box.minLongitude ? box.maxLongitude + 360 : box.maxLongitude
-            out.append(("maxlongitude", number(east)))
+            out.append(("maxlongitude", number(bbox.crossesAntimeridian ? bbox.east + 360 : bbox.east)))
         }
         if let circle {
             out.append(("latitude", number(circle.latitude)))

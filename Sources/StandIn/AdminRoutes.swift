@@ -7,7 +7,7 @@ import Foundation
 enum AdminRoutes {
     /// Every endpoint, as `GET /admin/` lists them.
     static let endpoints = [
-        "GET /admin/status", "GET /admin/catalog?FDSN-PARAMETERS", "POST /admin/events",
+        "GET /admin/status", "GET /admin/catalog?FDSN-PARAMETERS", "GET /admin/catalog/digest?FDSN-PARAMETERS", "POST /admin/events",
         "POST /admin/events/ID/update", "POST /admin/events/ID/preferred-id", "POST /admin/events/ID/delete",
         "GET /admin/faults", "POST /admin/faults", "DELETE /admin/faults",
         "GET /admin/requests", "DELETE /admin/requests",
@@ -30,6 +30,8 @@ enum AdminRoutes {
             case ("GET", 1) where parts[0] == "catalog":
                 let url = "http://\(host)\(request.target.rawValue)"
                 return try await state.catalogDump(parameters, url: url).render()
+            case ("GET", 2) where parts[0] == "catalog" && parts[1] == "digest":
+                json = try await state.catalogDigest(parameters)
             case ("POST", 1) where parts[0] == "events":
                 json = try await state.addEvents(body)
             case ("POST", 3) where parts[0] == "events" && parts[2] == "update":

@@ -41,12 +41,26 @@ enum FaultInjection {
             var cut = await answer(0)
             cut.body = cut.body.prefix(cut.body.count / 2)
             return Delivery(answer: encoded(cut, gzip))
+        case .damagedFeature?:
+            var damaged = await answer(0)
+            damaged.body = damageFirstFeature(damaged.body)
+            return Delivery(answer: encoded(damaged, gzip))
         case .disconnect?:
             let full = encoded(await answer(0), gzip)
             return Delivery(answer: full, disconnectAfter: full.body.count / 2)
         case nil:
             return Delivery(answer: encoded(await answer(0), gzip))
         }
+    }
+
+    /// The body with the first feature's latitude set to 91 (the count of features is unchanged).
+    static func damageFirstFeature(_ body: Data) -> Data {
+        var text = String(decoding: body, as: UTF8.self)
+        guard let coordinates = text.range(of: "\"coordinates\":["),
+              let comma = text[coordinates.upperBound...].firstIndex(of: ","),
+              let end = text[text.index(after: comma)...].firstIndex(where: { $0 == "," || $0 == "]" }) else { return body }
+        text.replaceSubrange(text.index(after: comma)..<end, with: "91")
+        return Data(text.utf8)
     }
 
     /// The answer gzip-compressed when the client accepts it and there is a body.

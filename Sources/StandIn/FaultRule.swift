@@ -8,7 +8,8 @@ import Foundation
 ///
 /// Kinds: `503`; `429[=RETRY_AFTER_S]` (default 1); `stall[=S]` (default 30);
 /// `disconnect`; `truncate`; `error200[=STATUS]` (default 400); `proxy[=STATUS]`
-/// (default 502); `wrongcount[=DELTA]` (default +1, count requests only).
+/// (default 502); `wrongcount[=DELTA]` (default +1, count requests only); `damage` (the first
+/// feature of a query answer gets latitude 91; query requests only).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
 /// (every Kth), `rate=P` with optional `seed=S` (default 1). `after=M` lets the first
 /// M matching requests through first. `on=query|count|any` limits the rule (default:
@@ -53,15 +54,16 @@ struct FaultRule: Sendable {
         case "truncate": kind = .truncate
         case "error200": kind = .errorInBody(status: try int(argument, default: 400, 100...599, "status"))
         case "proxy": kind = .proxyPage(status: try int(argument, default: 502, 100...599, "status"))
+        case "damage": kind = .damagedFeature
         case "wrongcount":
             let delta = try int(argument.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }, default: 1, -1_000_000...1_000_000, "count delta")
             guard delta != 0 else { throw fail("count delta must not be 0") }
             kind = .wrongCount(delta: delta)
         default:
-            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount")
+            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage")
         }
         var trigger: Trigger?
-        var endpoints = kind.isCountOnly ? ["count"] : Self.defaultEndpoints
+        var endpoints = kind.isCountOnly ? ["count"] : (kind == .damagedFeature ? ["query"] : Self.defaultEndpoints)
         var after = 0
         var seed: UInt64 = 1
         for field in fields.dropFirst() {
@@ -84,6 +86,7 @@ struct FaultRule: Sendable {
                 default: throw fail("on must be query, count or any")
                 }
                 if kind.isCountOnly && endpoints != ["count"] { throw fail("wrongcount applies to count requests only") }
+                if kind == .damagedFeature && endpoints != ["query"] { throw fail("damage applies to query requests only") }
             default: throw fail("unknown key \"\(key)\"; keys: next, every, rate, seed, after, on")
             }
         }
@@ -137,6 +140,8 @@ enum FaultKind: Sendable, Equatable {
     case proxyPage(status: Int)
     /// The `count` answer is off by `delta`; later answers are true.
     case wrongCount(delta: Int)
+    /// A query answer whose first feature has latitude 91, as a damaged catalog row would give.
+    case damagedFeature
 
     var isCountOnly: Bool {
         if case .wrongCount = self { return true }
@@ -154,6 +159,7 @@ enum FaultKind: Sendable, Equatable {
         case .errorInBody: "error200"
         case .proxyPage: "proxy"
         case .wrongCount: "wrongcount"
+        case .damagedFeature: "damage"
         }
     }
 }

@@ -20,6 +20,18 @@ extension StandInState {
         return .collection(page, metadata, callback: nil)
     }
 
+    /// `GET /admin/catalog/digest`: how many served events the FDSN filters select (deleted ones
+    /// counted apart) and the `CatalogDigest` of those not deleted.
+    func catalogDigest(_ parameters: [(name: String, value: String)]) throws(AdminError) -> Data {
+        let request: FDSNRequest
+        let asked = parameters.contains { $0.name == "includedeleted" } ? parameters : parameters + [("includedeleted", "true")]
+        do { request = try parse(asked + [("format", "geojson")]) } catch { throw AdminError(status: error.status, message: error.message) }
+        let selected = matching(request.filter, eventId: request.eventId)
+        let live = selected.map(\.event).filter { !$0.isDeleted }
+        struct Digest: Encodable { var events: Int; var deleted: Int; var digest: String }
+        return AdminJSON.encode(Digest(events: live.count, deleted: selected.count - live.count, digest: CatalogDigest.of(live)))
+    }
+
     /// `POST /admin/events`: serves the events in `body` (GeoJSON Feature or FeatureCollection,
     /// or ComCat CSV) as given, replacing events that share an id. Nothing is added when any item is bad.
     func addEvents(_ body: Data) throws(AdminError) -> Data {

@@ -1,13 +1,55 @@
 import ArgumentParser
+import Foundation
+import QuakeCommon
+import QuakeFetch
+import QuakeOperations
 
 /// `quake-bake bake`.
 struct BakeCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "bake", abstract: "Run fetch, index and export in one go, for cron.")
+    static let configuration = CommandConfiguration(
+        commandName: "bake",
+        abstract: "Run fetch, index and export in one go, for cron.",
+        discussion: """
+        Fetches what changed (the first run fetches the whole selection), indexes it and, \
+        when the store changed, exports a new bundle version. Settings come from --config \
+        (YAML, see the README) and the flags, the flags winning.
 
+        Exit codes: 0 done (also "nothing changed": no new bundle version), 75 temporary \
+        (service unavailable after retries, or another run holds the workspace), 65 more \
+        events rejected than --max-rejects (the good ones are stored and exported), \
+        1 other failure.
+
+        Example crontab line (every 15 minutes, quiet unless something is wrong):
+          */15 * * * * quake-bake bake --config /etc/quake-bake.yaml --quiet
+        """)
+
+    @Option(help: ArgumentHelp("A YAML configuration file: service, selection, fetch, export (see the README).", valueName: "file"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Output directory for bundle versions (default: <workspace>/bundles).", valueName: "dir"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("End with status 65 when a run rejects more events than this (default 100).", valueName: "n"))
+    var maxRejects: Int?
+
+    @OptionGroup var selection: SelectionOptions
+    @OptionGroup var service: ServiceOptions
+    @OptionGroup var bundle: BundleFlags
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
         let logger = common.logger(for: "bake")
-        try await Reporting.run(logger) { throw Reporting.notBuiltYet("bake", issue: 6) }
+        try await Reporting.run(logger) {
+            var configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) } ?? BakeConfiguration()
+            try selection.apply(to: &configuration.selection)
+            try configuration.selection.validate()
+            service.apply(to: &configuration.fetch)
+            try bundle.apply(to: &configuration.export)
+            try configuration.export.validate()
+            if let out { configuration.out = URL(fileURLWithPath: out) }
+            if let maxRejects { configuration.maxRejects = maxRejects }
+            let workspace = Workspace.resolve(common.workspace ?? configuration.workspace)
+            _ = try await Baker.bake(configuration, workspace: workspace, progress: common.progress, logger: logger)
+        }
     }
 }

@@ -30,7 +30,9 @@ struct FetchCommand: AsyncParsableCommand {
             let workspace = common.resolvedWorkspace
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake fetch")
             defer { lock.release() }
-            _ = try await Fetcher.run(selection: try selection.selection(), options: service.options, workspace: workspace,
+            var options = FetchOptions()
+            service.apply(to: &options)
+            _ = try await Fetcher.run(selection: try selection.selection(), options: options, workspace: workspace,
                                       progress: common.progress, logger: logger)
         }
     }

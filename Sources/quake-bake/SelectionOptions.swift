@@ -24,7 +24,7 @@ struct SelectionOptions: ParsableArguments {
     var maxDepth: Double?
 
     @Option(help: ArgumentHelp(
-        "A rectangle minLon,minLat,maxLon,maxLat. minLon > maxLon crosses the antimeridian (170,-50,-170,-10).",
+        "A rectangle west,south,east,north in degrees; west > east crosses the antimeridian (170,-50,-170,-10).",
         valueName: "box"))
     var bbox: String?
 
@@ -48,17 +48,22 @@ struct SelectionOptions: ParsableArguments {
     /// The selection these flags describe.
     func selection() throws -> FetchSelection {
         var selection = FetchSelection()
-        selection.start = try start.map { try Self.time($0, flag: "--start") }
-        selection.end = try end.map { try Self.time($0, flag: "--end") }
-        selection.minMagnitude = minMagnitude
-        selection.maxMagnitude = maxMagnitude
-        selection.minDepth = minDepth
-        selection.maxDepth = maxDepth
-        selection.box = try bbox.map(FetchSelection.BoundingBox.init(parsing:))
-        selection.circle = try circle.map(FetchSelection.Circle.init(parsing:))
-        selection.eventTypes = eventTypes
-        selection.catalog = catalog
+        try apply(to: &selection)
         return selection
+    }
+
+    /// Sets the parts of `selection` these flags give (a configuration file fills the rest).
+    func apply(to selection: inout FetchSelection) throws {
+        if let start { selection.start = try Self.time(start, flag: "--start") }
+        if let end { selection.end = try Self.time(end, flag: "--end") }
+        if let minMagnitude { selection.minMagnitude = minMagnitude }
+        if let maxMagnitude { selection.maxMagnitude = maxMagnitude }
+        if let minDepth { selection.minDepth = minDepth }
+        if let maxDepth { selection.maxDepth = maxDepth }
+        if let bbox { selection.bbox = try BoundingBox(parsing: bbox) }
+        if let circle { selection.circle = try FetchSelection.Circle(parsing: circle) }
+        if !eventTypes.isEmpty { selection.eventTypes = eventTypes }
+        if let catalog { selection.catalog = catalog }
     }
 
     static func time(_ text: String, flag: String) throws -> Int64 {

@@ -4,9 +4,10 @@ import QuakeCommon
 import QuakeFetch
 
 /// How to talk to the FDSN event service, shared by `fetch` and `bake`.
+/// Only the flags given change anything, so `bake --config` can supply the rest.
 struct ServiceOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The FDSN event service.", valueName: "url"))
-    var service = "https://earthquake.usgs.gov/fdsnws/event/1/"
+    @Option(help: ArgumentHelp("The FDSN event service (default: https://earthquake.usgs.gov/fdsnws/event/1/).", valueName: "url"))
+    var service: String?
 
     @Flag(help: "Fetch only what changed since the last completed fetch of the same selection (the default once there is one).")
     var incremental = false
@@ -14,50 +15,59 @@ struct ServiceOptions: ParsableArguments {
     @Flag(help: "Fetch the whole selection even if an earlier fetch completed.")
     var full = false
 
-    @Option(help: ArgumentHelp("How far before the high-water mark an incremental fetch starts: 90s, 10m, 2h, 1d.", valueName: "duration"))
-    var overlap = "10m"
+    @Option(help: ArgumentHelp("How far before the high-water mark an incremental fetch starts: 90s, 10m, 2h, 1d (default 10m).", valueName: "duration"))
+    var overlap: String?
 
-    @Option(help: "Requests in flight at once.")
-    var concurrency = 2
+    @Option(help: ArgumentHelp("Requests in flight at once (default 2).", valueName: "n"))
+    var concurrency: Int?
 
-    @Option(help: ArgumentHelp("Requests allowed per 5 minutes.", valueName: "n"))
-    var budget = 400
+    @Option(help: ArgumentHelp("Requests allowed per 5 minutes (default 400).", valueName: "n"))
+    var budget: Int?
 
-    @Option(help: ArgumentHelp("Seconds allowed to connect and receive response headers.", valueName: "s"))
-    var connectTimeout: Double = 30
+    @Option(help: ArgumentHelp("Seconds allowed to connect and receive response headers (default 30).", valueName: "s"))
+    var connectTimeout: Double?
 
-    @Option(help: ArgumentHelp("Seconds of silence allowed while a response arrives.", valueName: "s"))
-    var readTimeout: Double = 120
+    @Option(help: ArgumentHelp("Seconds of silence allowed while a response arrives (default 120).", valueName: "s"))
+    var readTimeout: Double?
 
-    @Option(help: ArgumentHelp("Attempts per request before a window is split or the run gives up.", valueName: "n"))
-    var maxAttempts = 6
+    @Option(help: ArgumentHelp("Attempts per request before a window is split or the run gives up (default 6).", valueName: "n"))
+    var maxAttempts: Int?
 
-    @Option(help: ArgumentHelp("Base of the exponential backoff between attempts, seconds.", valueName: "s"))
-    var retryDelay: Double = 1
+    @Option(help: ArgumentHelp("Base of the exponential backoff between attempts, seconds (default 1).", valueName: "s"))
+    var retryDelay: Double?
 
     func validate() throws {
         if incremental && full { throw ValidationError("--incremental and --full cannot be used together.") }
-        guard let url = URL(string: service), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-            throw ValidationError("--service \"\(service)\" is not an http(s) URL.")
+        if let service, serviceURL(service) == nil { throw ValidationError("--service \"\(service)\" is not an http(s) URL.") }
+        if let overlap, DurationText.seconds(overlap) == nil { throw ValidationError("--overlap \"\(overlap)\" is not a duration (e.g. 10m, 2h).") }
+        for (flag, value) in [("--concurrency", concurrency), ("--budget", budget), ("--max-attempts", maxAttempts)] {
+            if let value, value < 1 { throw ValidationError("\(flag) must be at least 1.") }
         }
-        if DurationText.seconds(overlap) == nil { throw ValidationError("--overlap \"\(overlap)\" is not a duration (e.g. 10m, 2h).") }
-        if concurrency < 1 || budget < 1 || maxAttempts < 1 { throw ValidationError("--concurrency, --budget and --max-attempts must be at least 1.") }
-        if connectTimeout <= 0 || readTimeout <= 0 || retryDelay < 0 { throw ValidationError("timeouts must be positive.") }
+        for (flag, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout)] {
+            if let value, value <= 0 { throw ValidationError("\(flag) must be positive.") }
+        }
+        if let retryDelay, retryDelay < 0 { throw ValidationError("--retry-delay must not be negative.") }
     }
 
-    /// The fetch options these flags describe.
-    var options: FetchOptions {
-        var options = FetchOptions()
-        let base = service.hasSuffix("/") ? service : service + "/"
-        options.service = URL(string: base)!
-        options.mode = incremental ? .incremental : (full ? .full : .automatic)
-        options.overlap = Int64((DurationText.seconds(overlap) ?? 600) * 1000)
-        options.concurrency = concurrency
-        options.requestBudget = budget
-        options.connectTimeout = connectTimeout
-        options.readTimeout = readTimeout
-        options.maxAttempts = maxAttempts
-        options.retryBaseDelay = retryDelay
-        return options
+    /// Sets the parts of `options` these flags give.
+    func apply(to options: inout FetchOptions) {
+        if let service, let url = serviceURL(service) { options.service = url }
+        if incremental { options.mode = .incremental }
+        if full { options.mode = .full }
+        if let overlap, let seconds = DurationText.seconds(overlap) { options.overlap = Int64(seconds * 1000) }
+        if let concurrency { options.concurrency = concurrency }
+        if let budget { options.requestBudget = budget }
+        if let connectTimeout { options.connectTimeout = connectTimeout }
+        if let readTimeout { options.readTimeout = readTimeout }
+        if let maxAttempts { options.maxAttempts = maxAttempts }
+        if let retryDelay { options.retryBaseDelay = retryDelay }
+    }
+
+    /// The service URL with its trailing slash (the service answers 301 without it).
+    private func serviceURL(_ text: String) -> URL? {
+        guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            return nil
+        }
+        return url
     }
 }

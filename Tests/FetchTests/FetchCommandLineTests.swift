@@ -8,8 +8,8 @@ import TestSupport
     @Test(arguments: [
         (["--start", "2024-01-02", "--end", "2024-01-01"], "is before --start"),
         (["--circle", "91,0,100"], "latitude 91"),
-        (["--bbox", "1,2,3"], "minLon,minLat,maxLon,maxLat"),
-        (["--bbox", "10,95,20,10"], "outside -90…90"),
+        (["--bbox", "1,2,3"], "west,south,east,north"),
+        (["--bbox", "10,95,20,10"], "latitude 95 is outside -90…90"),
         (["--start", "yesterday"], "not an ISO-8601 time"),
         (["--incremental", "--full"], "cannot be used together"),
         (["--overlap", "ten"], "not a duration"),

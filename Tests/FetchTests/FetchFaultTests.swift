@@ -31,7 +31,8 @@ import TestSupport
                                             options: FetchSupport.options(standIn, readTimeout: 1), workspace: workspace,
                                             logger: FetchSupport.logger)
 
-        let log = try await standIn.requests()
+        // A stalled request is logged when the stand-in finally answers it, after the client gave up on it.
+        let log = try await Self.log(of: standIn, reaching: summary.countRequests + summary.queryRequests)
         #expect(log.contains { $0.fault == kind }, "the fault \(spec) never fired")
         let expected = try await FetchSupport.servedIDs(standIn, "starttime=\(Self.range.0)&endtime=\(Self.range.1)")
         #expect(expected.count == 456)
@@ -40,6 +41,17 @@ import TestSupport
         #expect(summary.countRequests + summary.queryRequests == log.count)
         if kind == "429" { #expect(Date().timeIntervalSince(started) >= 1, "Retry-After: 1 was not honoured") }
         if kind == "wrongcount" { #expect(summary.countRequests > log.filter { $0.endpoint == "query" }.count) }
+    }
+
+    /// The request log once it holds `count` requests (or after 20 s, whatever it holds then).
+    static func log(of standIn: StandInProcess, reaching count: Int) async throws -> [StandInProcess.Request] {
+        let deadline = Date().addingTimeInterval(20)
+        var log = try await standIn.requests()
+        while log.count < count && Date() < deadline {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            log = try await standIn.requests()
+        }
+        return log
     }
 
     @Test func errorInsideAnOKAnswerStopsTheRunWithTheServiceMessage() async throws {

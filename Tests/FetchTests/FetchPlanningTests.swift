@@ -53,7 +53,7 @@ import TestSupport
         let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m6-1973-2023.csv.gz")])
         let directory = TemporaryDirectory()
         var selection = FetchSupport.selection("1973-01-01", "2024-01-01")
-        selection.box = try FetchSelection.BoundingBox(parsing: "170,-60,-170,0")
+        selection.bbox = try BoundingBox(parsing: "170,-60,-170,0")
 
         _ = try await Fetcher.run(selection: selection, options: FetchSupport.options(standIn), workspace: Workspace(root: directory.url),
                                   logger: FetchSupport.logger)

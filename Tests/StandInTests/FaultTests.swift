@@ -93,6 +93,19 @@ import TestSupport
         #expect(try await standIn.requests().map(\.fault) == [nil, "wrongcount", nil])
     }
 
+    @Test func damagedFeatureInAnOtherwiseSoundPage() async throws {
+        let standIn = try start(["damage,next=1"])
+        let (damaged, response) = try await standIn.get("query", Self.query)
+        let (whole, _) = try await standIn.get("query", Self.query)
+        #expect(response.statusCode == 200)
+        let bad = CatalogFile.read(damaged, source: "damaged"), good = CatalogFile.read(whole, source: "whole")
+        #expect(bad.problem == nil && good.problem == nil)
+        #expect(bad.rejects.count == 1 && bad.rejects[0].reason.contains("latitude 91"))
+        #expect(bad.events.count + 1 == good.events.count)
+        #expect(Set(bad.events.map(\.id)).isSubset(of: Set(good.events.map(\.id))))
+        #expect(try await standIn.requests().map(\.fault) == ["damage", nil])
+    }
+
     @Test func seededRateRepeatsExactly() async throws {
         let standIn = try start()
         var patterns: [[Int]] = []

@@ -278,6 +278,18 @@ public final class StandInProcess: @unchecked Sendable {
         return page.events
     }
 
+    /// How many events `query` selects (deleted ones apart) and the `CatalogDigest` of those not deleted.
+    public struct Digest: Decodable, Sendable, Equatable {
+        public var events: Int
+        public var deleted: Int
+        public var digest: String
+    }
+
+    /// The digest of the served catalog `query` selects (`includedeleted` is implied).
+    public func catalogDigest(_ query: String = "") async throws -> Digest {
+        try JSONDecoder().decode(Digest.self, from: await admin("GET", "catalog/digest" + (query.isEmpty ? "" : "?" + query)))
+    }
+
     /// Sends an admin request; throws on any status but 200, with the stand-in's message.
     public func admin(_ method: String, _ path: String, json: Any? = nil, body: Data? = nil) async throws -> Data {
         let payload = try json.map { try JSONSerialization.data(withJSONObject: $0) } ?? body

@@ -1,0 +1,224 @@
+import Foundation
+import QuakeBundles
+import QuakeCatalog
+import QuakeCommon
+import QuakeFetch
+import QuakeTiles
+import Yams
+
+/// Reads a `bake` configuration file (YAML), so a crontab line stays short.
+///
+/// ```yaml
+/// workspace: /var/lib/quake-bake
+/// service: https://earthquake.usgs.gov/fdsnws/event/1/
+/// selection: { start: 2024-01-01, min_magnitude: 2.5, bbox: "170,-50,-170,-10", event_types: [earthquake] }
+/// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120, max_attempts: 6, retry_delay: 1 }
+/// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
+///           stride: 1, clusters: true, keep: 3, since: 2024-06-01, min_magnitude: 3 }
+/// max_rejects: 100
+/// ```
+/// Unknown keys are errors (a typo in a cron job's configuration must not pass silently).
+public enum ConfigurationFile {
+    /// Reads the file at `url` on top of `base`.
+    public static func read(_ url: URL, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOf: url, encoding: .utf8)
+        } catch {
+            throw QuakeBakeError("cannot read the configuration \(url.path): \(error.localizedDescription)", exitStatus: .usage)
+        }
+        return try parse(text, source: url.path, over: base)
+    }
+
+    /// Parses configuration text; `source` names it in messages.
+    public static func parse(_ text: String, source: String, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
+        let loaded: Any?
+        do {
+            loaded = try Yams.load(yaml: text)
+        } catch {
+            throw QuakeBakeError("\(source) is not valid YAML: \(error)", exitStatus: .usage)
+        }
+        var configuration = base
+        guard let loaded else { return configuration }
+        var top = try Section(loaded, path: source)
+        configuration.workspace = try top.string("workspace") ?? configuration.workspace
+        if let service = try top.string("service") { configuration.fetch.service = try serviceURL(service, source: source) }
+        configuration.maxRejects = try top.int("max_rejects") ?? configuration.maxRejects
+        if var section = try top.section("selection") {
+            try readSelection(&section, into: &configuration.selection)
+            try section.finish()
+        }
+        if var section = try top.section("fetch") {
+            try readFetch(&section, into: &configuration.fetch)
+            try section.finish()
+        }
+        if var section = try top.section("export") {
+            if let out = try section.string("out") { configuration.out = URL(fileURLWithPath: out) }
+            try readExport(&section, into: &configuration.export)
+            try section.finish()
+        }
+        try top.finish()
+        return configuration
+    }
+
+    private static func readSelection(_ s: inout Section, into selection: inout FetchSelection) throws {
+        selection.start = try s.time("start") ?? selection.start
+        selection.end = try s.time("end") ?? selection.end
+        selection.minMagnitude = try s.double("min_magnitude") ?? selection.minMagnitude
+        selection.maxMagnitude = try s.double("max_magnitude") ?? selection.maxMagnitude
+        selection.minDepth = try s.double("min_depth") ?? selection.minDepth
+        selection.maxDepth = try s.double("max_depth") ?? selection.maxDepth
+        if let box = try s.numbers("bbox", count: 4) {
+            selection.bbox = BoundingBox(west: box[0], south: box[1], east: box[2], north: box[3])
+        }
+        if let circle = try s.numbers("circle", count: 3) {
+            selection.circle = FetchSelection.Circle(latitude: circle[0], longitude: circle[1], radiusKm: circle[2])
+        }
+        selection.eventTypes = try s.strings("event_types") ?? selection.eventTypes
+        selection.catalog = try s.string("catalog") ?? selection.catalog
+        do {
+            try selection.validate()
+        } catch let error as QuakeBakeError {
+            throw QuakeBakeError("\(s.path): \(error.description)", exitStatus: .usage)
+        }
+    }
+
+    private static func readFetch(_ s: inout Section, into fetch: inout FetchOptions) throws {
+        if let service = try s.string("service") { fetch.service = try serviceURL(service, source: s.path) }
+        if let overlap = try s.duration("overlap") { fetch.overlap = Int64(overlap * 1000) }
+        fetch.concurrency = try s.int("concurrency", atLeast: 1) ?? fetch.concurrency
+        fetch.requestBudget = try s.int("budget", atLeast: 1) ?? fetch.requestBudget
+        fetch.connectTimeout = try s.duration("connect_timeout") ?? fetch.connectTimeout
+        fetch.readTimeout = try s.duration("read_timeout") ?? fetch.readTimeout
+        fetch.maxAttempts = try s.int("max_attempts", atLeast: 1) ?? fetch.maxAttempts
+        fetch.retryBaseDelay = try s.duration("retry_delay") ?? fetch.retryBaseDelay
+    }
+
+    private static func readExport(_ s: inout Section, into export: inout ExportOptions) throws {
+        export.thinning.minZoom = try s.int("min_zoom") ?? export.thinning.minZoom
+        export.thinning.maxZoom = try s.int("max_zoom") ?? export.thinning.maxZoom
+        export.thinning.cellSize = try s.int("cell_size") ?? export.thinning.cellSize
+        export.thinning.perCell = try s.int("per_cell") ?? export.thinning.perCell
+        export.thinning.grid = try s.bool("grid") ?? export.thinning.grid
+        if let floors = try s.string("magnitude_floor") { export.thinning.magnitudeFloors = try MagnitudeFloors(parsing: floors) }
+        export.thinning.stride = try s.int("stride") ?? export.thinning.stride
+        export.thinning.clusters = try s.bool("clusters") ?? export.thinning.clusters
+        if let attributes = try s.strings("attributes") {
+            export.attributes = try EventAttribute.parseList(attributes.joined(separator: ","))
+        }
+        export.selection.since = try s.time("since") ?? export.selection.since
+        export.selection.until = try s.time("until") ?? export.selection.until
+        export.selection.minMagnitude = try s.double("min_magnitude") ?? export.selection.minMagnitude
+        if let box = try s.numbers("bbox", count: 4) {
+            export.selection.bbox = BoundingBox(west: box[0], south: box[1], east: box[2], north: box[3])
+        }
+        export.selection.eventTypes = try s.strings("event_types") ?? export.selection.eventTypes
+        export.keep = try s.int("keep", atLeast: 1) ?? export.keep
+        export.geoJSONMaxFeatures = try s.int("geojson_max_features") ?? export.geoJSONMaxFeatures
+        export.name = try s.string("name") ?? export.name
+        do {
+            try export.validate()
+        } catch let error as QuakeBakeError {
+            throw QuakeBakeError("\(s.path): \(error.description)", exitStatus: .usage)
+        }
+    }
+
+    private static func serviceURL(_ text: String, source: String) throws -> URL {
+        guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw QuakeBakeError("\(source): service \"\(text)\" is not an http(s) URL", exitStatus: .usage)
+        }
+        return url
+    }
+}
+
+/// One mapping of the configuration, read key by key; what is left over at `finish()` is an unknown key.
+private struct Section {
+    var values: [String: Any]
+    let path: String
+
+    init(_ value: Any, path: String) throws {
+        guard let mapping = value as? [String: Any] else { throw Section.error(path, "should be a mapping of keys to values") }
+        values = mapping
+        self.path = path
+    }
+
+    static func error(_ path: String, _ message: String) -> QuakeBakeError {
+        QuakeBakeError("configuration \(path) \(message)", exitStatus: .usage)
+    }
+
+    mutating func section(_ key: String) throws -> Section? {
+        guard let value = take(key) else { return nil }
+        return try Section(value, path: "\(path): \(key)")
+    }
+
+    func finish() throws {
+        if !values.isEmpty {
+            throw Section.error(path, "has unknown key\(values.count == 1 ? "" : "s") \(values.keys.sorted().joined(separator: ", "))")
+        }
+    }
+
+    private mutating func take(_ key: String) -> Any? {
+        guard let value = values.removeValue(forKey: key), !(value is NSNull) else { return nil }
+        return value
+    }
+
+    mutating func string(_ key: String) throws -> String? {
+        guard let value = take(key) else { return nil }
+        if let date = value as? Date { return ISOTime.format(milliseconds: Int64(date.timeIntervalSince1970 * 1000)) }
+        return "\(value)"
+    }
+
+    mutating func int(_ key: String, atLeast minimum: Int = Int.min) throws -> Int? {
+        guard let value = take(key) else { return nil }
+        guard let number = value as? Int ?? Int("\(value)"), number >= minimum else {
+            throw Section.error(path, "\(key): \"\(value)\" is not a whole number\(minimum > Int.min ? " ≥ \(minimum)" : "")")
+        }
+        return number
+    }
+
+    mutating func double(_ key: String) throws -> Double? {
+        guard let value = take(key) else { return nil }
+        guard let number = value as? Double ?? (value as? Int).map(Double.init) ?? Double("\(value)"), number.isFinite else {
+            throw Section.error(path, "\(key): \"\(value)\" is not a number")
+        }
+        return number
+    }
+
+    mutating func bool(_ key: String) throws -> Bool? {
+        guard let value = take(key) else { return nil }
+        guard let flag = value as? Bool else { throw Section.error(path, "\(key): \"\(value)\" is not true or false") }
+        return flag
+    }
+
+    mutating func time(_ key: String) throws -> Int64? {
+        guard let value = take(key) else { return nil }
+        if let date = value as? Date { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+        guard let ms = ISOTime.parse("\(value)") else { throw Section.error(path, "\(key): \"\(value)\" is not an ISO-8601 time") }
+        return ms
+    }
+
+    mutating func duration(_ key: String) throws -> Double? {
+        guard let value = take(key) else { return nil }
+        guard let seconds = DurationText.seconds("\(value)") else {
+            throw Section.error(path, "\(key): \"\(value)\" is not a duration (90, 90s, 10m, 2h, 1d)")
+        }
+        return seconds
+    }
+
+    mutating func strings(_ key: String) throws -> [String]? {
+        guard let value = take(key) else { return nil }
+        if let list = value as? [Any] { return list.map { "\($0)" } }
+        return "\(value)".split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// `"a,b,c"` or `[a, b, c]` with exactly `count` numbers.
+    mutating func numbers(_ key: String, count: Int) throws -> [Double]? {
+        guard let value = take(key) else { return nil }
+        let items = (value as? [Any])?.map { "\($0)" } ?? "\(value)".split(separator: ",").map(String.init)
+        let numbers = items.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard numbers.count == count, items.count == count else {
+            throw Section.error(path, "\(key): \"\(value)\" should be \(count) numbers")
+        }
+        return numbers
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import GRDB
+import QuakeCatalog
+import QuakeCommon
+
+/// One recorded run of a command, for `status`.
+public struct RecordedRun: Sendable, Codable, Equatable {
+    public var id: Int64
+    public var command: String
+    public var startedAt: String
+    public var finishedAt: String?
+    /// The stage it was in last: `fetch`, `index`, `export`, `publish`, or `done`.
+    public var stage: String
+    /// `ok`, `nothing changed`, `failed`, `temporary failure`, `data error`, `running`, or `interrupted` (killed).
+    public var outcome: String
+    public var exitCode: Int?
+    public var eventsFetched: Int
+    public var eventsChanged: Int
+    public var rejected: Int
+    public var bundleVersion: String?
+    public var message: String?
+
+    /// The newest recorded runs of `workspace`, newest first.
+    public static func recent(in workspace: Workspace, limit: Int = 10) throws -> [RecordedRun] {
+        try RunHistory.recent(workspace, limit: limit)
+    }
+}
+
+/// The run history in `<workspace>/runs.sqlite`: every bake, with its stage while it runs
+/// (so a killed run shows where it died) and its outcome when it ends.
+struct RunHistory {
+    private let queue: DatabasePool
+
+    init(workspace: Workspace) throws {
+        try workspace.create()
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        queue = try DatabasePool(path: workspace.runsPath.path, configuration: configuration)
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE runs (
+                    id INTEGER PRIMARY KEY,
+                    command TEXT NOT NULL,
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT,
+                    stage TEXT NOT NULL,
+                    outcome TEXT NOT NULL,
+                    exit_code INTEGER,
+                    events_fetched INTEGER NOT NULL DEFAULT 0,
+                    events_changed INTEGER NOT NULL DEFAULT 0,
+                    rejected INTEGER NOT NULL DEFAULT 0,
+                    bundle_version TEXT,
+                    message TEXT
+                )
+                """)
+        }
+        try migrator.migrate(queue)
+    }
+
+    /// Records the start of a run; returns its id.
+    func begin(_ command: String) throws -> Int64 {
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO runs (command, started_at, stage, outcome) VALUES (?, ?, 'starting', 'running')",
+                           arguments: [command, Self.now()])
+            return db.lastInsertedRowID
+        }
+    }
+
+    /// Records the stage a run has reached.
+    func stage(_ id: Int64, _ stage: String) throws {
+        try queue.write { try $0.execute(sql: "UPDATE runs SET stage = ? WHERE id = ?", arguments: [stage, id]) }
+    }
+
+    /// Records how a run ended.
+    func finish(_ id: Int64, outcome: String, exitCode: Int32, eventsFetched: Int, eventsChanged: Int, rejected: Int,
+                bundleVersion: String?, message: String?) throws {
+        try queue.write { db in
+            try db.execute(sql: """
+                UPDATE runs SET finished_at = ?, stage = 'done', outcome = ?, exit_code = ?, events_fetched = ?,
+                    events_changed = ?, rejected = ?, bundle_version = ?, message = ? WHERE id = ?
+                """, arguments: [Self.now(), outcome, exitCode, eventsFetched, eventsChanged, rejected, bundleVersion, message, id])
+        }
+    }
+
+    /// The newest runs, newest first. A run that never finished and whose lock is gone was killed: `interrupted`.
+    /// Only reads (no migration), so a reader never gets in a running bake's way.
+    static func recent(_ workspace: Workspace, limit: Int = 10) throws -> [RecordedRun] {
+        guard FileManager.default.fileExists(atPath: workspace.runsPath.path) else { return [] }
+        let lockHeld = WorkspaceLock.holder(of: workspace) != nil
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        let queue = try DatabasePool(path: workspace.runsPath.path, configuration: configuration)
+        let rows = try queue.read { db -> [Row] in
+            guard try db.tableExists("runs") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit])
+        }
+        return rows.enumerated().map { index, row in
+            var outcome: String = row["outcome"]
+            if outcome == "running" && !(lockHeld && index == 0) { outcome = "interrupted" }
+            return RecordedRun(id: row["id"], command: row["command"], startedAt: row["started_at"], finishedAt: row["finished_at"],
+                               stage: row["stage"], outcome: outcome, exitCode: row["exit_code"], eventsFetched: row["events_fetched"],
+                               eventsChanged: row["events_changed"], rejected: row["rejected"], bundleVersion: row["bundle_version"],
+                               message: row["message"])
+        }
+    }
+
+    private static func now() -> String { ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import QuakeBundles
+import QuakeCatalog
+import QuakeCommon
+import QuakeFetch
+import QuakeStore
+
+/// Where things stand in a workspace: store, archive and requests, bundle, recent runs, lock.
+public struct WorkspaceStatus: Sendable, Codable {
+    public var workspace: String
+    public var store: StoreSummary?
+    public var fetch: FetchStatus?
+    public var bundle: CurrentBundle?
+    public var runs: [RecordedRun]
+    /// Who holds the workspace lock right now, if anyone.
+    public var lock: WorkspaceLock.Holder?
+
+    /// The store's figures.
+    public struct StoreSummary: Sendable, Codable {
+        public var events: Int
+        public var byType: [String: Int]
+        public var byStatus: [String: Int]
+        public var firstTime: String?
+        public var lastTime: String?
+        public var minMagnitude: Double?
+        public var maxMagnitude: Double?
+        /// Newest `updated` in the store.
+        public var highWaterMark: String?
+        public var tombstones: Int
+        public var rejects: Int
+        public var bytes: Int
+        public var lastIndexed: String?
+    }
+
+    /// Reads everything `status` shows. `out` is where bundles are published (default `<workspace>/bundles`).
+    public static func read(_ workspace: Workspace, out: URL? = nil) throws -> WorkspaceStatus {
+        WorkspaceStatus(workspace: workspace.root.path, store: try storeSummary(workspace), fetch: try FetchStatus.read(workspace),
+                        bundle: CurrentBundle.read(out: out ?? workspace.bundlesDirectory), runs: try RunHistory.recent(workspace),
+                        lock: WorkspaceLock.holder(of: workspace))
+    }
+
+    private static func storeSummary(_ workspace: Workspace) throws -> StoreSummary? {
+        let path = workspace.storePath
+        guard FileManager.default.fileExists(atPath: path.path) else { return nil }
+        let store = try EventStore(opening: path)
+        defer { try? store.close() }
+        let s = try store.statistics()
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path.path)[.size] as? Int) ?? 0
+        return StoreSummary(events: s.events, byType: s.eventTypes, byStatus: s.statuses,
+                            firstTime: s.timeRange.map { ISOTime.format(milliseconds: $0.lowerBound) },
+                            lastTime: s.timeRange.map { ISOTime.format(milliseconds: $0.upperBound) },
+                            minMagnitude: s.magnitudeRange?.lowerBound, maxMagnitude: s.magnitudeRange?.upperBound,
+                            highWaterMark: s.highWaterMark.map { ISOTime.format(milliseconds: $0) },
+                            tombstones: s.tombstones, rejects: s.rejects, bytes: bytes, lastIndexed: s.lastIndexed)
+    }
+
+    /// The status as JSON (`status --json`), keys sorted.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+    }
+
+    /// The status for people.
+    public var text: String {
+        var lines = ["workspace \(workspace)"]
+        if let lock {
+            lines.append("  locked by `\(lock.command)` (pid \(lock.pid)) since \(lock.since)")
+        }
+        if let s = store {
+            lines.append("store: \(Format.count(s.events)) events, \(Format.bytes(s.bytes)), high-water mark \(s.highWaterMark ?? "none")")
+            if let first = s.firstTime, let last = s.lastTime { lines.append("  origin times \(first) … \(last)") }
+            if let low = s.minMagnitude, let high = s.maxMagnitude { lines.append("  magnitudes \(low) … \(high)") }
+            lines.append("  by type: " + Self.counts(s.byType))
+            lines.append("  by status: " + Self.counts(s.byStatus))
+            lines.append("  \(Format.count(s.tombstones)) deletions remembered, \(Format.count(s.rejects)) rejects")
+        } else {
+            lines.append("store: none yet (run `quake-bake index` or `bake`)")
+        }
+        if let f = fetch {
+            lines.append("archive: \(Format.count(f.pages)) pages, \(Format.count(f.archivedEvents)) events, \(Format.bytes(f.archivedBytes)); "
+                         + "fetch high-water mark \(f.highWaterMark.map { ISOTime.format(milliseconds: $0) } ?? "none")")
+            if let run = f.lastRun {
+                lines.append("  last fetch: run \(run.id) \(run.mode), \(run.state), started \(run.startedAt)"
+                             + (run.message.map { " — \($0)" } ?? ""))
+            }
+            for e in f.endpoints {
+                lines.append("  \(e.endpoint): \(Format.count(e.requests)) requests (\(e.failures) failed), mean \(e.meanMilliseconds) ms, "
+                             + "p95 \(e.p95Milliseconds) ms, \(Format.bytes(e.bytes))")
+            }
+        } else {
+            lines.append("archive: nothing fetched yet")
+        }
+        if let b = bundle {
+            lines.append("bundle: \(URL(fileURLWithPath: b.directory).lastPathComponent), \(Format.count(b.events)) events, "
+                         + "\(Format.bytes(b.bytes)), published \(b.publishedAt) (\(Self.age(b.ageSeconds)) ago)"
+                         + (b.warnings > 0 ? ", \(b.warnings) warnings" : ""))
+        } else {
+            lines.append("bundle: none yet")
+        }
+        if runs.isEmpty {
+            lines.append("runs: none yet")
+        } else {
+            lines.append("recent runs:")
+            for run in runs {
+                var line = "  \(run.startedAt) \(run.command) \(run.outcome)"
+                if run.outcome == "running" || run.outcome == "interrupted" { line += " (in \(run.stage))" }
+                line += ", \(Format.count(run.eventsFetched)) fetched, \(Format.count(run.eventsChanged)) changed"
+                if run.rejected > 0 { line += ", \(run.rejected) rejected" }
+                if let message = run.message { line += " — \(message)" }
+                lines.append(line)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func counts(_ counts: [String: Int]) -> String {
+        counts.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\($0.key.isEmpty ? "(none)" : $0.key) \(Format.count($0.value))" }.joined(separator: ", ")
+    }
+
+    private static func age(_ seconds: Int) -> String {
+        switch seconds {
+        case ..<120: return "\(seconds) s"
+        case ..<7200: return "\(seconds / 60) min"
+        case ..<172_800: return "\(seconds / 3600) h"
+        default: return "\(seconds / 86_400) days"
+        }
+    }
+}

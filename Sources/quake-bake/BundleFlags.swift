@@ -1,0 +1,48 @@
+import ArgumentParser
+import QuakeBundles
+import QuakeTiles
+
+/// How to thin and what to write, shared by `export` and `bake`.
+/// Only the flags given change anything, so `bake --config` can supply the rest.
+struct BundleFlags: ParsableArguments {
+    @Option(help: ArgumentHelp("Lowest zoom (default 0).", valueName: "z")) var minZoom: Int?
+    @Option(help: ArgumentHelp("Highest zoom, up to 16 (default 10); every selected event is shown there.", valueName: "z"))
+    var maxZoom: Int?
+    @Option(help: ArgumentHelp("Grid cell size in pixels of a 256-pixel tile: a power of two from 4 to 256 (default 64).", valueName: "px"))
+    var cellSize: Int?
+    @Option(help: ArgumentHelp("Events kept per grid cell below the highest zoom (default 1).", valueName: "n")) var perCell: Int?
+    @Flag(help: "Do not thin with the magnitude grid (floors and stride still apply).") var noGrid = false
+    @Option(help: ArgumentHelp("Minimum magnitude from a zoom on, e.g. 0:6,3:5,5:4,7:3.", valueName: "z:M,..."))
+    var magnitudeFloor: String?
+    @Option(help: ArgumentHelp("Below the highest zoom keep every Nth candidate in time order, per zoom (default 1).", valueName: "n"))
+    var stride: Int?
+    @Flag(inversion: .prefixedNo, help: "Summarise the events a zoom hides as one cluster per grid cell (default on).") var clusters: Bool?
+    @Option(help: ArgumentHelp("Feature attributes, comma-separated (default: \(EventAttribute.defaults.map(\.rawValue).joined(separator: ","))).",
+                               valueName: "list"))
+    var attributes: String?
+    @Option(help: ArgumentHelp("Bundle versions to keep, the new one included (default 3).", valueName: "n")) var keep: Int?
+    @Option(help: ArgumentHelp("Write GeoJSON (and a preview layer) for zooms with at most this many features (default 50,000).",
+                               valueName: "n"))
+    var geojsonMaxFeatures: Int?
+    @Option(help: ArgumentHelp("Tileset name in the MBTiles and PMTiles metadata (default quakes).", valueName: "name")) var name: String?
+    @Option(help: .hidden) var maxTileBytes: Int?
+    @Option(help: .hidden) var maxTileFeatures: Int?
+
+    /// Sets the parts of `options` these flags give.
+    func apply(to options: inout ExportOptions) throws {
+        if let minZoom { options.thinning.minZoom = minZoom }
+        if let maxZoom { options.thinning.maxZoom = maxZoom }
+        if let cellSize { options.thinning.cellSize = cellSize }
+        if let perCell { options.thinning.perCell = perCell }
+        if noGrid { options.thinning.grid = false }
+        if let magnitudeFloor { options.thinning.magnitudeFloors = try MagnitudeFloors(parsing: magnitudeFloor) }
+        if let stride { options.thinning.stride = stride }
+        if let clusters { options.thinning.clusters = clusters }
+        if let maxTileBytes { options.thinning.maxTileBytes = maxTileBytes }
+        if let maxTileFeatures { options.thinning.maxTileFeatures = maxTileFeatures }
+        if let attributes { options.attributes = try EventAttribute.parseList(attributes) }
+        if let keep { options.keep = keep }
+        if let geojsonMaxFeatures { options.geoJSONMaxFeatures = geojsonMaxFeatures }
+        if let name { options.name = name }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+import QuakeOperations
+import Testing
+
+/// The bake configuration file: every key lands where it should; typos are errors.
+@Suite struct ConfigurationFileTests {
+    static let sample = """
+        workspace: /var/lib/quake-bake
+        service: http://127.0.0.1:8080/fdsnws/event/1
+        max_rejects: 20
+        selection:
+          start: 2024-01-01
+          end: 2024-06-30T12:00:00Z
+          min_magnitude: 2.5
+          max_depth: 70
+          bbox: "170,-50,-170,-10"
+          event_types: [earthquake, quarry blast]
+          catalog: us
+        fetch:
+          overlap: 25h
+          concurrency: 1
+          budget: 100
+          read_timeout: 2m
+          max_attempts: 3
+        export:
+          out: /srv/quakes
+          max_zoom: 6
+          cell_size: 32
+          per_cell: 2
+          magnitude_floor: "0:6,3:5"
+          clusters: false
+          keep: 5
+          since: 2024-03-01
+          min_magnitude: 3
+        """
+
+    @Test func everyKeyLandsInItsOption() throws {
+        let c = try ConfigurationFile.parse(Self.sample, source: "bake.yaml")
+        #expect(c.workspace == "/var/lib/quake-bake")
+        #expect(c.fetch.service.absoluteString == "http://127.0.0.1:8080/fdsnws/event/1/")
+        #expect(c.maxRejects == 20)
+        #expect(c.selection.start == ISOTime.parse("2024-01-01"))
+        #expect(c.selection.end == ISOTime.parse("2024-06-30T12:00:00Z"))
+        #expect(c.selection.minMagnitude == 2.5 && c.selection.maxDepth == 70)
+        #expect(c.selection.bbox?.west == 170 && c.selection.bbox?.east == -170)
+        #expect(c.selection.eventTypes == ["earthquake", "quarry blast"])
+        #expect(c.selection.catalog == "us")
+        #expect(c.fetch.overlap == 25 * 3_600_000)
+        #expect(c.fetch.concurrency == 1 && c.fetch.requestBudget == 100 && c.fetch.readTimeout == 120 && c.fetch.maxAttempts == 3)
+        #expect(c.out?.path == "/srv/quakes")
+        #expect(c.export.thinning.maxZoom == 6 && c.export.thinning.cellSize == 32 && c.export.thinning.perCell == 2)
+        #expect(c.export.thinning.magnitudeFloors.description == "0:6,3:5")
+        #expect(c.export.thinning.clusters == false)
+        #expect(c.export.keep == 5)
+        #expect(c.export.selection.since == ISOTime.parse("2024-03-01"))
+        #expect(c.export.selection.minMagnitude == 3)
+    }
+
+    @Test(arguments: [
+        ("selection:\n  min_magnitud: 3", "unknown key min_magnitud"),
+        ("fetch:\n  concurrency: zero", "concurrency: \"zero\" is not a whole number"),
+        ("selection:\n  start: 2024-02-01\n  end: 2024-01-01", "is before --start"),
+        ("export:\n  max_zoom: 40", "zoom"),
+        ("service: ftp://example.org", "not an http(s) URL"),
+        ("selection: [1, 2]", "should be a mapping"),
+        ("fetch:\n  overlap: soon", "not a duration"),
+        ("{ unclosed", "not valid YAML"),
+    ])
+    func mistakesAreNamed(text: String, message: String) {
+        do {
+            _ = try ConfigurationFile.parse(text, source: "bake.yaml")
+            Issue.record("\(text) was accepted")
+        } catch let error as QuakeBakeError {
+            #expect(error.exitStatus == .usage)
+            #expect(error.description.contains(message), "\(error.description)")
+            #expect(error.description.contains("bake.yaml"), "\(error.description)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    @Test func emptyFileKeepsTheDefaults() throws {
+        let c = try ConfigurationFile.parse("", source: "empty.yaml")
+        #expect(c.fetch.service.host == "earthquake.usgs.gov")
+        #expect(c.maxRejects == 100)
+    }
+}
