@@ -27,13 +27,14 @@ public struct BoundingBox: Hashable, Sendable, Codable, CustomStringConvertible 
 
     /// Checks the ranges; throws a usage error naming `--bbox` and the bad value.
     public func validate() throws {
+        let n = Format.number
         for longitude in [west, east] where !(-180...180).contains(longitude) {
-            throw QuakeBakeError("--bbox longitude \(longitude) is outside -180…180", exitStatus: .usage)
+            throw QuakeBakeError("--bbox longitude \(n(longitude)) is outside -180…180", exitStatus: .usage)
         }
         for latitude in [south, north] where !(-90...90).contains(latitude) {
-            throw QuakeBakeError("--bbox latitude \(latitude) is outside -90…90", exitStatus: .usage)
+            throw QuakeBakeError("--bbox latitude \(n(latitude)) is outside -90…90", exitStatus: .usage)
         }
-        if south > north { throw QuakeBakeError("--bbox south \(south) is above north \(north)", exitStatus: .usage) }
+        if south > north { throw QuakeBakeError("--bbox south \(n(south)) is above north \(n(north))", exitStatus: .usage) }
         if west == east { throw QuakeBakeError("--bbox has zero width", exitStatus: .usage) }
     }
 

@@ -126,6 +126,11 @@ public enum Format {
         return n < 0 ? "-" + out : out
     }
 
+    /// `95.0` → `95`, `2.5` → `2.5`: a number as a person would write it.
+    public static func number(_ value: Double) -> String {
+        value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
+    }
+
     /// `3_400_000` → `3.2 MB` (binary units).
     public static func bytes(_ n: Int) -> String {
         let units = ["B", "KB", "MB", "GB", "TB"]

@@ -48,16 +48,19 @@ public struct FetchSelection: Sendable, Hashable, Codable {
         if let start, let end, end < start {
             throw fail("--end \(ISOTime.format(milliseconds: end)) is before --start \(ISOTime.format(milliseconds: start))")
         }
-        if let a = minMagnitude, let b = maxMagnitude, b < a { throw fail("--max-magnitude \(b) is below --min-magnitude \(a)") }
-        if let a = minDepth, let b = maxDepth, b < a { throw fail("--max-depth \(b) is above --min-depth \(a)") }
+        if let a = minMagnitude, let b = maxMagnitude, b < a {
+            throw fail("--max-magnitude \(Format.number(b)) is less than --min-magnitude \(Format.number(a))")
+        }
+        if let a = minDepth, let b = maxDepth, b < a { throw fail("--max-depth \(Format.number(b)) is less than --min-depth \(Format.number(a))") }
         for value in [minMagnitude, maxMagnitude, minDepth, maxDepth].compactMap({ $0 }) where !value.isFinite {
             throw fail("magnitudes and depths must be finite numbers, not \(value)")
         }
         try bbox?.validate()
         if let circle {
-            if !(-90...90).contains(circle.latitude) { throw fail("--circle latitude \(circle.latitude) is outside -90…90") }
-            if !(-180...180).contains(circle.longitude) { throw fail("--circle longitude \(circle.longitude) is outside -180…180") }
-            if !(0...20_001.6).contains(circle.radiusKm) { throw fail("--circle radius \(circle.radiusKm) km is outside 0…20001.6") }
+            let n = Format.number
+            if !(-90...90).contains(circle.latitude) { throw fail("--circle latitude \(n(circle.latitude)) is outside -90…90") }
+            if !(-180...180).contains(circle.longitude) { throw fail("--circle longitude \(n(circle.longitude)) is outside -180…180") }
+            if !(0...20_001.6).contains(circle.radiusKm) { throw fail("--circle radius \(n(circle.radiusKm)) km is outside 0…20001.6") }
         }
         for type in eventTypes where type.isEmpty || type.contains(",") {
             throw fail("--event-type \"\(type)\" must be one non-empty type name")
@@ -74,9 +77,7 @@ public struct FetchSelection: Sendable, Hashable, Codable {
     /// The FDSN filter parameters other than time (in a fixed order).
     var filterParameters: [(String, String)] {
         var out: [(String, String)] = []
-        func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
-        }
+        let number = Format.number
         if let bbox {
             out.append(("minlatitude", number(bbox.south)))
             out.append(("maxlatitude", number(bbox.north)))

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct FetchCommandLineTests {
     @Test(arguments: [
         (["--start", "2024-01-02", "--end", "2024-01-01"], "is before --start"),
-        (["--circle", "91,0,100"], "latitude 91"),
+        (["--circle", "91,0,100"], "latitude 91 is outside"),
         (["--bbox", "1,2,3"], "west,south,east,north"),
         (["--bbox", "10,95,20,10"], "latitude 95 is outside -90…90"),
         (["--start", "yesterday"], "not an ISO-8601 time"),
