@@ -3,6 +3,7 @@ import QuakeCatalog
 import QuakeCommon
 import QuakeOperations
 import Testing
+import TestSupport
 
 /// The bake configuration file: every key lands where it should; typos are errors.
 @Suite struct ConfigurationFileTests {
@@ -79,6 +80,15 @@ import Testing
         } catch {
             Issue.record("unexpected error \(error)")
         }
+    }
+
+    @Test func theReadmeSampleIsValid() throws {
+        let readme = try String(contentsOf: TestData.projectRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let c = try ConfigurationFile.parse(block, source: "README.md")
+        #expect(c.selection.start == ISOTime.parse("2020-01-01") && c.selection.minMagnitude == 2.5)
+        #expect(c.out?.path == "/srv/quakes" && c.export.thinning.magnitudeFloors.description == "0:6,3:5,5:4")
+        #expect(c.maxRejects == 100)
     }
 
     @Test func emptyFileKeepsTheDefaults() throws {
