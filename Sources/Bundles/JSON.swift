@@ -1,3 +1,5 @@
+import QuakeCatalog
+
 /// A JSON value written deterministically: object members keep the order they
 /// were given in, numbers print the same way every run (whole numbers without a
 /// decimal point, others in Swift's shortest round-trip form), non-finite numbers
@@ -71,29 +73,11 @@ indirect enum JSON: Sendable {
         out += "\n" + String(repeating: indent, count: level)
     }
 
-    /// A double as JSON: `3` for whole numbers below 2^53, otherwise the shortest round-trip form.
-    static func format(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 { return String(Int64(d)) }
-        return "\(d)"
-    }
+    /// A double as JSON (see `JSONText.number`).
+    static func format(_ d: Double) -> String { JSONText.number(d) }
 
+    /// Appends `s` quoted, with `<` escaped for embedding in HTML (see `JSONText.string`).
     static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<": out += "\\u003c"  // keeps embedded JSON inert inside preview.html's <script>
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
+        out += JSONText.string(s, escapingHTML: true)
     }
 }
