@@ -1,0 +1,91 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+import QuakeStore
+import Testing
+import TestSupport
+
+/// The bad-input corpus (`Tests/BadInput`, see its README) fed to `quake-bake index --from`
+/// beside a good file: each bad file gets a clear message or reject rows, the good file and
+/// the good parts of the bad one are stored, and the exit status says what happened.
+@Suite struct BadInputTests {
+    static let corpus = TestData.projectRoot.appendingPathComponent("Tests/BadInput")
+    static let good = TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")
+
+    struct BadFile: Sendable, CustomStringConvertible {
+        var file: String
+        var exitStatus: QuakeCommon.ExitStatus
+        /// Events the bad file still gives.
+        var stored: Int
+        /// Words a reject row's reason holds (nil: no reject row expected). A document that is
+        /// damaged as a whole is also a reject row, at position `document`.
+        var reject: String?
+        /// Reject rows expected.
+        var rejects: Int
+        /// Words the command's error output holds (nil: none expected).
+        var message: String?
+        var description: String { file }
+    }
+
+    static let cases: [BadFile] = [
+        BadFile(file: "malformed-feature.geojson", exitStatus: .success, stored: 4, reject: "broken JSON", rejects: 1, message: nil),
+        BadFile(file: "truncated.geojson", exitStatus: .dataError, stored: 3, reject: "truncated", rejects: 2, message: "truncated"),
+        BadFile(file: "latitude-91.geojson", exitStatus: .success, stored: 1, reject: "latitude 91", rejects: 1, message: nil),
+        BadFile(file: "longitude-540.geojson", exitStatus: .success, stored: 1, reject: "longitude 540", rejects: 1, message: nil),
+        BadFile(file: "nan-longitude.geojson", exitStatus: .success, stored: 1, reject: "longitude is nan", rejects: 1, message: nil),
+        BadFile(file: "null-geometry.geojson", exitStatus: .success, stored: 1, reject: "geometry is null", rejects: 1, message: nil),
+        BadFile(file: "duplicate-ids.geojson", exitStatus: .success, stored: 2, reject: nil, rejects: 0, message: nil),
+        BadFile(file: "broken-timestamps.csv", exitStatus: .success, stored: 2, reject: "not a valid time", rejects: 1, message: nil),
+        BadFile(file: "empty.geojson", exitStatus: .dataError, stored: 0, reject: "the file is empty", rejects: 1, message: "the file is empty"),
+        BadFile(file: "binary.bin", exitStatus: .dataError, stored: 0, reject: "binary file", rejects: 1, message: "binary file"),
+        BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
+    ]
+
+    @Test(arguments: cases)
+    func badFileBesideAGoodOne(_ c: BadFile) async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let bad = Self.corpus.appendingPathComponent(c.file)
+        try await Self.check(bad, c, directory: directory)
+    }
+
+    @Test func tenMegabyteStringIsRejectedAndCut() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let sample = try String(contentsOf: Self.corpus.appendingPathComponent("latitude-91.geojson"), encoding: .utf8)
+        let huge = String(repeating: "x", count: 10 * 1024 * 1024)
+        // The latitude-91 sample with a sound latitude and a 10 MB place name in its first feature.
+        var text = sample.replacingOccurrences(of: ",91,", with: ",61,")
+        let place = try #require(text.range(of: "\"place\":\""))
+        text.insert(contentsOf: huge, at: place.upperBound)
+        let file = directory.path("huge-place.geojson")
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        try await Self.check(file, BadFile(file: "huge-place.geojson", exitStatus: .success, stored: 1, reject: "bytes long", rejects: 1, message: nil),
+                             directory: directory)
+        let store = try EventStore(opening: Workspace(root: directory.path("ws")).storePath)
+        defer { try? store.close() }
+        let raw = try #require(try store.rejects().first?.reject.raw)
+        #expect(raw.utf8.count < 20_000 && raw.contains("[cut:"))
+    }
+
+    static func check(_ bad: URL, _ c: BadFile, directory: TemporaryDirectory) async throws {
+        let workspace = Workspace(root: directory.path("ws"))
+        let outcome = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--from", good.path, "--from", bad.path])
+        #expect(outcome.status == c.exitStatus.rawValue, "\(c.file): \(outcome.standardError)")
+        if let message = c.message {
+            #expect(outcome.standardError.contains(message) && outcome.standardError.contains(c.file), "\(outcome.standardError)")
+        } else {
+            #expect(!outcome.standardError.contains("error"), "\(outcome.standardError)")
+        }
+        let store = try EventStore(opening: workspace.storePath)
+        defer { try? store.close() }
+        let statistics = try store.statistics()
+        #expect(statistics.events == 456 + c.stored, "\(c.file)")
+        let rejects = try store.rejects()
+        #expect(rejects.count == c.rejects, "\(rejects)")
+        #expect(rejects.allSatisfy { $0.source.contains(bad.lastPathComponent) }, "\(rejects)")
+        if let reason = c.reject {
+            #expect(rejects.contains { $0.reject.reason.localizedCaseInsensitiveContains(reason) }, "\(rejects)")
+            #expect(rejects.allSatisfy { $0.reject.position == "document" || !$0.reject.raw.isEmpty })
+        }
+        #expect(try CatalogComparison.integrity(of: workspace.storePath) == "ok")
+    }
+}
