@@ -55,6 +55,10 @@ import TestSupport
                                                                      start: selectionStart)
                 Issue.record("step \(step) (\(ISOTime.format(milliseconds: progress.asOf))): \(comparison)")
             }
+            if step % 100 == 0 {
+                print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: progress.asOf)), \(served.events) events, "
+                      + "\(mismatchedSteps) mismatched steps so far, \(Int(Date().timeIntervalSince(began))) s")
+            }
         }
         let faults = try await standIn.requests().filter { $0.fault != nil }.count
         print("""
