@@ -95,9 +95,11 @@ let package = Package(
         .target(name: "BenchSupport", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Benchmarks/Support"),
         .executableTarget(name: "bench-index", dependencies: [
             "BenchSupport", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Benchmarks/bench-index"),
         .executableTarget(name: "bench-export", dependencies: [
             "BenchSupport", "QuakeBundles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Benchmarks/bench-export"),
 
         // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
@@ -107,7 +109,7 @@ let package = Package(
         .testTarget(name: "FetchTests", dependencies: ["QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/FetchTests"),
         .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "BenchSupport", "TestSupport", "usgs-stand-in", "quake-bake", .product(name: "Logging", package: "swift-log")], path: "Tests/StoreTests"),
         .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "TestSupport"], path: "Tests/TilesTests"),
-        .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests", exclude: ["witness"]),
+        .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests"),
         .testTarget(name: "OperationsTests", dependencies: [
             "QuakeOperations", "QuakeStore", "QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -44,7 +44,8 @@ public struct ExportOptions: Hashable, Sendable {
     public var name = "quakes"
     /// Bundle versions kept after publishing, the new one included (`--keep`).
     public var keep = 3
-    /// Reuse unchanged tiles of the current bundle (off with `--full`; the result is the same either way).
+    /// Start from the current bundle (off with `--full`; the result is the same either way): read
+    /// only the store rows that changed since it was made, and reuse its unchanged tiles and rows.
     public var reuseTiles = true
 
     public init() {}

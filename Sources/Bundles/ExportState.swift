@@ -7,12 +7,14 @@ import QuakeTiles
 /// plus the fingerprints of tiles the size guard found too big (with their size),
 /// so an incremental export reruns the same decisions without re-encoding.
 ///
-/// Binary, little-endian: magic `QBEXPST1`, options digest (u64), entry count
-/// (u64), then 48-byte entries sorted by tile: packed key, content hash, offset,
-/// length (u32), flags (u32, 1 = oversize), data hash (2 × u64).
+/// Binary, little-endian: magic `QBEXPST2`, options digest (u64), entry count
+/// (u64), then 56-byte entries sorted by tile: packed key, content hash, offset,
+/// length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
+/// clusters in the tile (2 × u32).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
-    static let magic = Array("QBEXPST1".utf8)
+    static let magic = Array("QBEXPST2".utf8)
+    private static let entrySize = 56
 
     struct Entry: Sendable {
         let key: UInt64
@@ -23,6 +25,9 @@ struct ExportState: Sendable {
         let length: UInt32
         let oversize: Bool
         let dataHash: DataHash
+        /// Events and clusters the tile shows.
+        let events: UInt32
+        let clusters: UInt32
     }
 
     /// Digest of the options that shape tile bytes; entries are reusable only when it matches.
@@ -37,7 +42,7 @@ struct ExportState: Sendable {
 
     /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input).
     static func optionsDigest(_ options: ExportOptions) -> UInt64 {
-        let encoderVersion = 1
+        let encoderVersion = 2
         let text = JSON.object([("encoder", .int(encoderVersion)),
                                 ("thinning", options.contentJSON.member("thinning")),
                                 ("attributes", options.contentJSON.member("attributes"))]).text
@@ -59,16 +64,28 @@ struct ExportState: Sendable {
         return nil
     }
 
+    /// The tile `key` as the bundle holds it (not an oversize entry), if any.
+    func finalEntry(_ key: TileKey) -> Entry? {
+        let packed = key.packed
+        var low = 0, high = entries.count
+        while low < high {
+            let mid = (low + high) / 2
+            if entries[mid].key < packed { low = mid + 1 } else { high = mid }
+        }
+        guard low < entries.count, entries[low].key == packed, !entries[low].oversize else { return nil }
+        return entries[low]
+    }
+
     /// The file's bytes.
     func encoded() -> Data {
-        var out = Data(capacity: 24 + entries.count * 48)
+        var out = Data(capacity: 24 + entries.count * Self.entrySize)
         out.append(contentsOf: Self.magic)
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         put(optionsDigest)
         put(UInt64(entries.count))
         for e in entries {
             put(e.key); put(e.contentHash); put(e.offset); put(e.length); put(UInt32(e.oversize ? 1 : 0))
-            put(e.dataHash.a); put(e.dataHash.b)
+            put(e.dataHash.a); put(e.dataHash.b); put(e.events); put(e.clusters)
         }
         return out
     }
@@ -80,13 +97,14 @@ struct ExportState: Sendable {
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
             func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
             let count = Int(u64(16))
-            guard count >= 0, data.count == 24 + count * 48 else { return nil }
+            guard count >= 0, data.count == 24 + count * entrySize else { return nil }
             var entries: [Entry] = []
             entries.reserveCapacity(count)
             for i in 0..<count {
-                let p = 24 + i * 48
+                let p = 24 + i * entrySize
                 entries.append(Entry(key: u64(p), contentHash: u64(p + 8), offset: u64(p + 16), length: u32(p + 24),
-                                     oversize: u32(p + 28) == 1, dataHash: DataHash(a: u64(p + 32), b: u64(p + 40))))
+                                     oversize: u32(p + 28) == 1, dataHash: DataHash(a: u64(p + 32), b: u64(p + 40)),
+                                     events: u32(p + 48), clusters: u32(p + 52)))
             }
             return ExportState(optionsDigest: u64(8), entries: entries)
         }

@@ -12,6 +12,9 @@ public struct ExportSummary: Sendable {
     public let directory: URL
     /// Selected events.
     public let events: Int
+    /// Store rows read in full: every selected row, or after an incremental read (see
+    /// `ExportOptions.reuseTiles`) only the new and changed ones.
+    public let rowsRead: Int
     /// The store's high-water mark (newest `updated`, ms).
     public let highWaterMark: Int64
     /// Tiles in the bundle.

@@ -14,10 +14,11 @@ struct Manifest {
     let options: ExportOptions
     let events: Int
     let bounds: (Double, Double, Double, Double)
-    let timeSpan: (Int64, Int64)
+    /// First and last origin time of the selection (`nil` when it is empty).
+    let timeSpan: (Int64, Int64)?
     let zooms: [ZoomSummary]
     let geoJSONZooms: [Int]
-    let files: [(path: String, bytes: Int, sha256: String)]
+    let files: [BundleFiles.File]
     let warnings: [String]
 
     var json: JSON {
@@ -34,8 +35,8 @@ struct Manifest {
             ("selection", .object([
                 ("events", .int(events)),
                 ("bounds", .array([w, s, e, n].map { .double($0) })),
-                ("first_time", .string(ISOTime.format(milliseconds: timeSpan.0))),
-                ("last_time", .string(ISOTime.format(milliseconds: timeSpan.1))),
+                ("first_time", timeSpan.map { .string(ISOTime.format(milliseconds: $0.0)) } ?? .null),
+                ("last_time", timeSpan.map { .string(ISOTime.format(milliseconds: $0.1)) } ?? .null),
             ])),
             ("options", options.contentJSON),
             ("zooms", .array(zooms.map { z in

@@ -14,6 +14,9 @@ import QuakeTiles
 /// the tiles. The root directory plus header fit in the first 16,384 bytes;
 /// when all entries do not fit, they go into leaf directories (4,096 entries
 /// each, doubled until the root fits).
+///
+/// A directory must not be empty (spec 3.1), so an archive without tiles (an empty
+/// selection) holds one empty vector tile (no layers) at zoom `minZoom`, column and row 0.
 enum PMTilesWriter {
     struct Header {
         var minZoom: Int
@@ -58,6 +61,12 @@ enum PMTilesWriter {
                 entries.append(Entry(tileID: ids[index], offset: offset, length: record.length, runLength: 1))
             }
         }
+        var placeholder: [UInt8] = []
+        if records.isEmpty {
+            placeholder = try [UInt8](Gzip.compress(Data()))
+            entries = [Entry(tileID: TileKey(z: header.minZoom, x: 0, y: 0).pmtilesID, offset: 0, length: UInt32(placeholder.count), runLength: 1)]
+            dataLength = UInt64(placeholder.count)
+        }
         let (root, leaves) = try directories(entries)
         let metadataBytes = try [UInt8](Gzip.compress(Data(metadata.text.utf8)))
 
@@ -70,7 +79,8 @@ enum PMTilesWriter {
         head += Array("PMTiles".utf8)
         head.append(3)
         for value in [rootOffset, UInt64(root.count), metadataOffset, UInt64(metadataBytes.count), leavesOffset, UInt64(leaves.count),
-                      tileDataOffset, dataLength, UInt64(records.count), UInt64(entries.count), UInt64(unique.count)] {
+                      tileDataOffset, dataLength, UInt64(records.isEmpty ? 1 : records.count), UInt64(entries.count),
+                      UInt64(records.isEmpty ? 1 : unique.count)] {
             withUnsafeBytes(of: value.littleEndian) { head += $0 }
         }
         head += [1, 2, 2, 1]  // clustered, internal compression gzip, tile compression gzip, tile type MVT
@@ -86,7 +96,7 @@ enum PMTilesWriter {
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         try handle.write(contentsOf: head + root + metadataBytes + leaves)
-        var chunk = [UInt8]()
+        var chunk = placeholder
         for index in unique {
             chunk += try data.bytes(of: records[index])
             if chunk.count >= 1 << 20 {

@@ -8,29 +8,57 @@ import QuakeTiles
 /// It embeds the zooms that have a GeoJSON file.
 enum PreviewWriter {
     static func html(name: String, layers: [ZoomLayer], table: EventTable) -> String {
-        // The data is written as text directly: a JSON value tree of ~100,000 points would cost
+        // The data is written as bytes directly: a JSON value tree of ~100,000 points would cost
         // tens of megabytes for a moment, and the export's memory budget is tight.
-        func rounded(_ v: Double, _ scale: Double) -> String { v.isNaN ? "null" : JSON.format((v * scale).rounded() / scale) }
-        var data = "{\"name\":"
-        JSON.quote(name, into: &data)
-        data += ",\"events\":\(table.count),\"first\":\((table.time.min() ?? 0) / 1000),\"last\":\((table.time.max() ?? 0) / 1000),\"zooms\":["
+        var data = JSONBytes(capacity: layers.reduce(0) { $0 + ($1.events.count + $1.clusters.count) * 40 } + 256)
+        func rounded(_ v: Double, _ scale: Double) {
+            if v.isNaN { data.raw("null") } else { data.number((v * scale).rounded() / scale) }
+        }
+        data.raw("{\"name\":")
+        data.string(name)
+        data.raw(",\"events\":")
+        data.integer(table.count)
+        data.raw(",\"first\":")
+        data.integer((table.time.min() ?? 0) / 1000)
+        data.raw(",\"last\":")
+        data.integer((table.time.max() ?? 0) / 1000)
+        data.raw(",\"zooms\":[")
         for (i, layer) in layers.enumerated() {
-            data += (i == 0 ? "" : ",") + "{\"zoom\":\(layer.zoom),\"events\":["
+            data.raw(i == 0 ? "{\"zoom\":" : ",{\"zoom\":")
+            data.integer(layer.zoom)
+            data.raw(",\"events\":[")
             for (k, e) in layer.events.enumerated() {
-                data += (k == 0 ? "[" : ",[") + rounded(table.longitude[e], 1000) + "," + rounded(table.latitude[e], 1000) + ","
-                data += rounded(table.magnitude[e], 10) + ",\(table.time[e] / 1000)]"
+                data.raw(k == 0 ? "[" : ",[")
+                rounded(table.longitude[e], 1000)
+                data.raw(",")
+                rounded(table.latitude[e], 1000)
+                data.raw(",")
+                rounded(table.magnitude[e], 10)
+                data.raw(",")
+                data.integer(table.time[e] / 1000)
+                data.raw("]")
             }
-            data += "],\"clusters\":["
+            data.raw("],\"clusters\":[")
             for (k, c) in layer.clusters.enumerated() {
                 let (longitude, latitude) = GeoJSONZoomWriter.position(c)
-                data += (k == 0 ? "[" : ",[") + rounded(longitude, 1000) + "," + rounded(latitude, 1000) + ",\(c.count),"
-                data += rounded(c.maxMagnitude, 10) + ",\(c.firstTime / 1000)]"
+                data.raw(k == 0 ? "[" : ",[")
+                rounded(longitude, 1000)
+                data.raw(",")
+                rounded(latitude, 1000)
+                data.raw(",")
+                data.integer(c.count)
+                data.raw(",")
+                rounded(c.maxMagnitude, 10)
+                data.raw(",")
+                data.integer(c.firstTime / 1000)
+                data.raw("]")
             }
-            data += "]}"
+            data.raw("]}")
         }
-        data += "]}"
+        data.raw("]}")
+        let text = String(decoding: data.bytes, as: UTF8.self)
         let parts = template.components(separatedBy: "__DATA__")
-        return parts.map { $0.replacingOccurrences(of: "__TITLE__", with: name.htmlEscaped) }.joined(separator: data)
+        return parts.map { $0.replacingOccurrences(of: "__TITLE__", with: name.htmlEscaped) }.joined(separator: text)
     }
 
     private static let template = """

@@ -1,19 +1,40 @@
 import Foundation
 import Logging
 
-/// Times the phases of an export for the debug log (`--verbose`).
+/// Times the phases of an export for the debug log (`--verbose`): wall time, the CPU time
+/// of the whole process (every thread, background work included) and of the calling thread.
 struct Stopwatch {
     private var last = DispatchTime.now()
+    private var lastCPU = Self.processCPUSeconds()
+    private var lastThreadCPU = Self.threadCPUSeconds()
     private let logger: Logger
 
     init(logger: Logger) { self.logger = logger }
 
     /// Logs the time since the previous lap under `phase`.
     mutating func lap(_ phase: String) {
-        let now = DispatchTime.now()
+        let now = DispatchTime.now(), cpu = Self.processCPUSeconds(), threadCPU = Self.threadCPUSeconds()
         let seconds = Double(now.uptimeNanoseconds - last.uptimeNanoseconds) / 1e9
-        logger.debug("\(phase): \(String(format: "%.3f", seconds)) s\(Self.residentNote)")
+        let figures = "\(String(format: "%.3f", seconds)) s, CPU \(String(format: "%.3f", cpu - lastCPU)) s "
+            + "(this thread \(String(format: "%.3f", threadCPU - lastThreadCPU)) s)"
+        logger.debug("\(phase): \(figures)\(Self.residentNote)")
         last = now
+        lastCPU = cpu
+        lastThreadCPU = threadCPU
+    }
+
+    /// CPU seconds (user and system) of every thread of the process so far.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    /// CPU seconds of the calling thread so far.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     /// ` (peak RSS n MB)` from /proc on Linux, empty elsewhere.

@@ -47,50 +47,111 @@ struct StoreReader {
         }
     }
 
-    /// Reads the selected events into an `EventTable` holding `attributes`.
+    /// Reads the selected events into an `EventTable` holding `attributes`, with their row keys
+    /// (`rowKeys()` gives those of every row).
     ///
     /// Each event's fingerprint hashes every column read (type and value), so it
     /// changes whenever anything the bundle shows about the event changes.
-    func readEvents(_ selection: Selection, attributes: [EventAttribute]) throws -> EventTable {
+    func readSelected(_ selection: Selection, attributes: [EventAttribute]) throws -> (table: EventTable, keys: [UInt64]) {
         var table = EventTable(attributes: attributes)
-        table.reserveCapacity(try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 })
-        let stored = table.storedAttributes
-        let columns = Self.coreColumns + stored.map { $0.storeColumn! }
+        var keys: [UInt64] = []
+        let rows = try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
+        table.reserveCapacity(rows)
+        keys.reserveCapacity(rows)
         let (condition, arguments) = SelectionSQL.condition(selection, table: "events")
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM events WHERE \(condition)"
+        let sql = "SELECT \(Self.columns(table).joined(separator: ", ")) FROM events WHERE \(condition)"
         try queue.read { db in
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments))
             let s = statement.sqliteStatement
-            let columnCount = Int32(columns.count)
-            while true {
-                let rc = sqlite3_step(s)
-                if rc == SQLITE_DONE { break }
-                guard rc == SQLITE_ROW else {
-                    throw QuakeBakeError("cannot read the store \(path.path): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
-                }
-                var hasher = SipHasher()
-                for c in 0..<columnCount { Self.hash(column: c, of: s, into: &hasher) }
-                let magnitude: Double? = sqlite3_column_type(s, 3) == SQLITE_NULL ? nil : sqlite3_column_double(s, 3)
-                Self.withText(s, 0) { id in
-                    table.appendEvent(id: id ?? UnsafeRawBufferPointer(start: nil, count: 0),
-                                      longitude: sqlite3_column_double(s, 1), latitude: sqlite3_column_double(s, 2),
-                                      magnitude: magnitude, time: sqlite3_column_int64(s, 4), fingerprint: hasher.finalize())
-                }
-                for (index, attribute) in stored.enumerated() {
-                    let c = Int32(Self.coreColumns.count + index)
-                    let isNull = sqlite3_column_type(s, c) == SQLITE_NULL
-                    switch attribute.kind {
-                    case .text, .category: Self.withText(s, c) { table.appendText(index, $0) }
-                    case .real: table.appendReal(index, isNull ? nil : sqlite3_column_double(s, c))
-                    case .integer: table.appendInteger(index, isNull ? nil : sqlite3_column_int64(s, c))
-                    case .computed: break
-                    }
-                }
+            while try step(s, db) {
+                Self.append(s, to: &table)
+                keys.append(Self.rowKey(s))
             }
         }
         table.shrinkToFit()
-        return table
+        return (table, keys)
+    }
+
+    /// The row key of every row of `events` (one pass over the table reading two columns).
+    func rowKeys() throws -> [(key: UInt64, rowid: Int64)] {
+        var keys: [(key: UInt64, rowid: Int64)] = []
+        try queue.read { db in
+            keys.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0)
+            let statement = try db.makeStatement(sql: "SELECT id, rowid, updated FROM events")
+            let s = statement.sqliteStatement
+            while try step(s, db) {
+                keys.append((Self.rowKey(s, updatedColumn: 2), sqlite3_column_int64(s, 1)))
+            }
+        }
+        return keys
+    }
+
+    /// Appends the rows `rowids` that match `selection` to `snapshot` (table and event keys);
+    /// returns the rowids of the rows appended.
+    func readRows(_ rowids: [Int64], _ selection: Selection, into snapshot: inout StoreSnapshot) throws -> [Int64] {
+        guard !rowids.isEmpty else { return [] }
+        var appended: [Int64] = []
+        let (condition, arguments) = SelectionSQL.condition(selection, table: "events")
+        let sql = "SELECT \(Self.columns(snapshot.table).joined(separator: ", ")) FROM events WHERE (\(condition)) AND rowid = ?"
+        try queue.read { db in
+            let statement = try db.makeStatement(sql: sql)
+            let s = statement.sqliteStatement
+            for rowid in rowids {
+                try statement.setArguments(StatementArguments(arguments + [rowid]))
+                while try step(s, db) {
+                    Self.append(s, to: &snapshot.table)
+                    snapshot.eventKeys.append(Self.rowKey(s))
+                    appended.append(rowid)
+                }
+                sqlite3_reset(s)
+            }
+        }
+        return appended
+    }
+
+    /// The columns read per event: the core columns, then the table's stored attributes.
+    private static func columns(_ table: EventTable) -> [String] {
+        coreColumns + table.storedAttributes.map { $0.storeColumn! }
+    }
+
+    /// Steps `s`: true for a row, false when done.
+    private func step(_ s: OpaquePointer, _ db: Database) throws -> Bool {
+        let rc = sqlite3_step(s)
+        if rc == SQLITE_DONE { return false }
+        guard rc == SQLITE_ROW else {
+            throw QuakeBakeError("cannot read the store \(path.path): \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
+        }
+        return true
+    }
+
+    /// The row key of the current row, whose column 0 is the id.
+    private static func rowKey(_ s: OpaquePointer, updatedColumn: Int32 = 5) -> UInt64 {
+        withText(s, 0) { id in RowKey.of(id: id ?? UnsafeRawBufferPointer(start: nil, count: 0), updated: sqlite3_column_int64(s, updatedColumn)) }
+    }
+
+    /// Appends the current row (the columns of `columns(table)`) to `table`.
+    private static func append(_ s: OpaquePointer, to table: inout EventTable) {
+        let stored = table.storedAttributes
+        let columnCount = Int32(coreColumns.count + stored.count)
+        var hasher = SipHasher()
+        for c in 0..<columnCount { hash(column: c, of: s, into: &hasher) }
+        let magnitude: Double? = sqlite3_column_type(s, 3) == SQLITE_NULL ? nil : sqlite3_column_double(s, 3)
+        withText(s, 0) { id in
+            table.appendEvent(id: id ?? UnsafeRawBufferPointer(start: nil, count: 0),
+                              longitude: sqlite3_column_double(s, 1), latitude: sqlite3_column_double(s, 2),
+                              magnitude: magnitude, time: sqlite3_column_int64(s, 4), fingerprint: hasher.finalize())
+        }
+        for (index, attribute) in stored.enumerated() {
+            let c = Int32(coreColumns.count + index)
+            let isNull = sqlite3_column_type(s, c) == SQLITE_NULL
+            switch attribute.kind {
+            case .text, .category: withText(s, c) { table.appendText(index, $0) }
+            case .real: table.appendReal(index, isNull ? nil : sqlite3_column_double(s, c))
+            case .integer: table.appendInteger(index, isNull ? nil : sqlite3_column_int64(s, c))
+            case .computed: break
+            }
+        }
     }
 
     private static func hash(column c: Int32, of s: OpaquePointer, into hasher: inout SipHasher) {

@@ -11,6 +11,10 @@ import QuakeTiles
 /// (a changed event's tile and the ancestors it reaches, plus the tiles of events
 /// whose minzoom moved because of it), and its output equals a full export.
 ///
+/// With the event cache, a tile none of whose events changed (content, minzoom or
+/// feature id) and that lost no event since the previous export is taken from there
+/// without even computing its content.
+///
 /// The size guard: a tile that compresses to more than `maxTileBytes` gets a cap
 /// on its events (proportional to the overshoot, with a 10% margin) and thinning
 /// reruns with the caps; a tile none of whose events changed its minzoom keeps
@@ -22,6 +26,8 @@ struct TileBaker {
     let options: ThinningOptions
     /// The previous bundle's state, when its tiles may be reused.
     let previous: ExportState?
+    /// What the previous export knew of each event, when the event cache was used.
+    let unchanged: UnchangedEvents?
     let data: TileData
     let progress: any ProgressSink
 
@@ -33,19 +39,32 @@ struct TileBaker {
         let oversize: [ExportState.Entry]
         /// Tiles encoded in this run (all passes).
         let encoded: Int
+        /// Features (events and clusters) of the tiles encoded, and their MVT bytes before gzip.
+        let encodedFeatures: Int
+        let encodedBytes: Int
         /// Tiles of the result taken from the previous bundle.
         let reused: Int
         /// Size-guard passes (1 when no tile was too big).
         let passes: Int
     }
 
+    /// Per event, what the previous export knew of it (see `SelectionRead.Previous`).
+    struct UnchangedEvents: Sendable {
+        /// True when the event was in the previous export with the same fingerprint and feature id.
+        let known: [Bool]
+        /// Its minzoom there (meaningful where `known`).
+        let minZoom: [UInt8]
+        /// Packed keys of tiles that showed an event of the previous export that is now gone or elsewhere.
+        let staleTiles: Set<UInt64>
+    }
+
     private enum Outcome: Sendable {
         case empty
         case known(TileRecord)
-        case fresh(key: TileKey, contentHash: UInt64, bytes: [UInt8], events: Int, clusters: Int)
+        case fresh(key: TileKey, contentHash: UInt64, bytes: [UInt8], events: Int, clusters: Int, mvtBytes: Int)
         /// Too big; `measured` when it was encoded now rather than known from before,
         /// `repeated` when taken over from the previous pass.
-        case oversize(key: TileKey, contentHash: UInt64, size: Int, events: Int, measured: Bool, repeated: Bool)
+        case oversize(key: TileKey, contentHash: UInt64, size: Int, events: Int, measured: Bool, repeated: Bool, features: Int, mvtBytes: Int)
         case failed(String)
     }
 
@@ -82,7 +101,7 @@ struct TileBaker {
         var limits: [TileKey: Int] = [:]
         var lastPass: Pass?
         var oversize: [ExportState.Entry] = []
-        var encoded = 0
+        var encoded = 0, encodedFeatures = 0, encodedBytes = 0
         var pass = 1
         let zooms = options.minZoom...options.maxZoom
         let planned = zooms.reduce(0) { $0 + TileRun.all(points: points, zoom: $1).count }
@@ -90,6 +109,7 @@ struct TileBaker {
             let thinning = Thinning(points: points, options: options, byteLimits: limits)
             let encoder = TileEncoder(table: table, points: points, featureIDs: featureIDs, minZoom: thinning.minZoom)
             let changedBefore = lastPass.map { Self.changedBefore(points: points, old: $0.minZoom, new: thinning.minZoom) }
+            let dirtyBefore = lastPass == nil && previous != nil ? unchanged.map { Self.dirtyBefore(points: points, $0, minZoom: thinning.minZoom) } : nil
             var records: [TileRecord] = []
             var tooBig: [(key: TileKey, size: Int, events: Int)] = []
             var slots: [[Int32]] = Array(repeating: [], count: options.maxZoom + 1)
@@ -111,9 +131,14 @@ struct TileBaker {
                             switch lastPass.made(zoom: zoom, run: first + i) {
                             case .record(let record): return .known(record)
                             case .oversize(let key, let size, let events):
-                                return .oversize(key: key, contentHash: 0, size: size, events: events, measured: false, repeated: true)
+                                return .oversize(key: key, contentHash: 0, size: size, events: events, measured: false, repeated: true,
+                                                 features: 0, mvtBytes: 0)
                             case .empty: return .empty
                             }
+                        }
+                        if let dirtyBefore, dirtyBefore[run.range.upperBound] == dirtyBefore[run.range.lowerBound],
+                           let record = unchangedRecord(run) {
+                            return .known(record)
                         }
                         return outcome(run, thinning: thinning, encoder: encoder)
                     }
@@ -124,18 +149,25 @@ struct TileBaker {
                         case .known(let record):
                             slots[zoom].append(Int32(records.count))
                             records.append(record)
-                        case .fresh(let key, let contentHash, let bytes, let events, let clusters):
+                        case .fresh(let key, let contentHash, let bytes, let events, let clusters, let mvtBytes):
                             let offset = try data.append(bytes)
                             encoded += 1
+                            encodedFeatures += events + clusters
+                            encodedBytes += mvtBytes
                             slots[zoom].append(Int32(records.count))
                             records.append(TileRecord(key: key, contentHash: contentHash, origin: .fresh, offset: offset,
                                                       length: UInt32(bytes.count), dataHash: DataHash(bytes),
                                                       events: Int32(events), clusters: Int32(clusters)))
-                        case .oversize(let key, let contentHash, let size, let events, let measured, let repeated):
-                            if measured { encoded += 1 }
+                        case .oversize(let key, let contentHash, let size, let events, let measured, let repeated, let features, let mvtBytes):
+                            if measured {
+                                encoded += 1
+                                encodedFeatures += features
+                                encodedBytes += mvtBytes
+                            }
                             if !repeated {
                                 oversize.append(ExportState.Entry(key: key.packed, contentHash: contentHash, offset: 0, length: UInt32(size),
-                                                                  oversize: true, dataHash: DataHash(a: 0, b: 0)))
+                                                                  oversize: true, dataHash: DataHash(a: 0, b: 0),
+                                                                  events: UInt32(events), clusters: 0))
                             }
                             slots[zoom].append(Int32(-2 - tooBig.count))
                             tooBig.append((key, size, events))
@@ -152,7 +184,7 @@ struct TileBaker {
             if tooBig.isEmpty {
                 let reused = records.reduce(0) { $0 + ($1.origin == .previous ? 1 : 0) }
                 return Result(thinning: thinning, records: records, oversize: oversize,
-                              encoded: encoded, reused: reused, passes: pass)
+                              encoded: encoded, encodedFeatures: encodedFeatures, encodedBytes: encodedBytes, reused: reused, passes: pass)
             }
             for tile in tooBig {
                 guard tile.events > 0 else {
@@ -178,6 +210,24 @@ struct TileBaker {
         return counts
     }
 
+    /// Like `changedBefore`, for the first pass against the previous export: events that are
+    /// new or changed, or whose minzoom differs from the one they had then.
+    private static func dirtyBefore(points: PointSet, _ unchanged: UnchangedEvents, minZoom: [UInt8]) -> [Int32] {
+        var counts = [Int32](repeating: 0, count: points.count + 1)
+        for (i, event) in points.order.enumerated() {
+            let e = Int(event)
+            counts[i + 1] = counts[i] + (unchanged.known[e] && unchanged.minZoom[e] == minZoom[e] ? 0 : 1)
+        }
+        return counts
+    }
+
+    /// The previous bundle's tile of a run none of whose events changed, unless the tile lost an event.
+    private func unchangedRecord(_ run: TileRun) -> TileRecord? {
+        guard let unchanged, !unchanged.staleTiles.contains(run.key.packed), let entry = previous?.finalEntry(run.key) else { return nil }
+        return TileRecord(key: run.key, contentHash: entry.contentHash, origin: .previous, offset: entry.offset, length: entry.length,
+                          dataHash: entry.dataHash, events: Int32(entry.events), clusters: Int32(entry.clusters))
+    }
+
     /// One tile: reused when its fingerprint is known, else encoded and compressed.
     private func outcome(_ run: TileRun, thinning: Thinning, encoder: TileEncoder) -> Outcome {
         guard let content = TileContent(run: run, points: points, minZoom: thinning.minZoom, options: options) else { return .empty }
@@ -185,22 +235,23 @@ struct TileBaker {
         if let entry = previous?.lookup(run.key, contentHash: hash) {
             if entry.oversize {
                 return .oversize(key: run.key, contentHash: hash, size: Int(entry.length), events: content.events.count,
-                                 measured: false, repeated: false)
+                                 measured: false, repeated: false, features: 0, mvtBytes: 0)
             }
             return .known(TileRecord(key: run.key, contentHash: hash, origin: .previous, offset: entry.offset, length: entry.length,
                                      dataHash: entry.dataHash, events: Int32(content.events.count), clusters: Int32(content.clusters.count)))
         }
+        let mvt = encoder.encode(content)
         let compressed: Data
         do {
-            compressed = try Gzip.compress(Data(encoder.encode(content)))
+            compressed = try Gzip.compress(Data(mvt))
         } catch {
             return .failed("cannot compress tile \(run.key): \(error)")
         }
         if compressed.count > options.maxTileBytes {
             return .oversize(key: run.key, contentHash: hash, size: compressed.count, events: content.events.count,
-                             measured: true, repeated: false)
+                             measured: true, repeated: false, features: content.featureCount, mvtBytes: mvt.count)
         }
         return .fresh(key: run.key, contentHash: hash, bytes: [UInt8](compressed),
-                      events: content.events.count, clusters: content.clusters.count)
+                      events: content.events.count, clusters: content.clusters.count, mvtBytes: mvt.count)
     }
 }

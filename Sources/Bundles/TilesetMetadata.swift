@@ -58,26 +58,16 @@ struct TilesetMetadata {
     /// type, min and max for numbers, and up to 100 values (smallest numbers; for
     /// text, the first distinct values in priority order, biggest quakes first).
     private static func attributeStats(table: EventTable, points: PointSet, thinning: Thinning) -> [JSON] {
-        let events = points.byRank.map(Int.init).filter { thinning.minZoom[$0] != Thinning.never }
-        return Parallel.map(table.attributes.count) { attributeStats($0, events: events, table: table, thinning: thinning) }
+        let events = points.byRank.lazy.map(Int.init).filter { thinning.minZoom[$0] != Thinning.never }
+        let shown = Array(events)
+        return Parallel.map(table.attributes.count) { attributeStats($0, events: shown, table: table, thinning: thinning) }
     }
 
     private static func attributeStats(_ index: Int, events: [Int], table: EventTable, thinning: Thinning) -> JSON {
         let attribute = table.attributes[index]
         var members: [(String, JSON)] = [("attribute", .string(attribute.rawValue))]
         if attribute.fieldType == "Number" {
-            var numbers: [Double] = []
-            for e in events {
-                if attribute == .minzoom {
-                    numbers.append(Double(thinning.minZoom[e]))
-                } else if let value = table.value(index, e) {
-                    switch value {
-                    case .real(let v): numbers.append(v)
-                    case .integer(let v): numbers.append(Double(v))
-                    case .text: break
-                    }
-                }
-            }
+            var numbers = attribute == .minzoom ? events.map { Double(thinning.minZoom[$0]) } : table.numbers(index, of: events)
             numbers.sort()
             var distinct: [Double] = []
             for n in numbers where distinct.last != n { distinct.append(n) }
@@ -85,19 +75,14 @@ struct TilesetMetadata {
                         ("values", .array(distinct.prefix(100).map { .double($0) }))]
             if let low = distinct.first, let high = distinct.last { members += [("min", .double(low)), ("max", .double(high))] }
         } else {
-            var hashes: [UInt64] = []
+            let count = table.distinctTextCount(index, of: events)
             var values: [String] = []
             var seen = Set<UInt64>()
             for e in events {
+                if values.count == min(100, count) { break }
                 guard case .text(let bytes) = table.value(index, e) else { continue }
-                let hash = SipHasher.hash(bytes)
-                hashes.append(hash)
-                if values.count < 100, seen.insert(hash).inserted { values.append(String(decoding: bytes, as: UTF8.self)) }
+                if seen.insert(SipHasher.hash(bytes)).inserted { values.append(String(decoding: bytes, as: UTF8.self)) }
             }
-            hashes.sort()
-            var count = 0
-            var last: UInt64?
-            for h in hashes where h != last { count += 1; last = h }
             members += [("count", .int(count)), ("type", .string("string")), ("values", .array(values.map(JSON.string)))]
         }
         return .object(members)

@@ -30,61 +30,68 @@ struct ZoomLayer {
 /// (`cluster: true`, mean position rounded to 1e-6°, the cluster fields).
 enum GeoJSONZoomWriter {
     static func write(_ layer: ZoomLayer, table: EventTable, thinning: Thinning, to url: URL) throws {
-        var out = Data("{\"type\":\"FeatureCollection\",\"features\":[".utf8)
+        var out = JSONBytes(capacity: layer.events.count * 250 + layer.clusters.count * 200 + 64)
+        out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         var first = true
         for e in layer.events {
-            var text = first ? "{\"type\":\"Feature\",\"id\":" : ",{\"type\":\"Feature\",\"id\":"
+            out.raw(first ? "{\"type\":\"Feature\",\"id\":" : ",{\"type\":\"Feature\",\"id\":")
             first = false
-            JSON.quote(table.id(e), into: &text)
-            text += ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(JSON.format(table.longitude[e])),\(JSON.format(table.latitude[e]))]}"
-            text += ",\"properties\":{"
-            var separator = ""
+            out.string(table.ids[e]!)
+            out.raw(",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+            out.number(table.longitude[e])
+            out.raw(",")
+            out.number(table.latitude[e])
+            out.raw("]},\"properties\":{")
+            var separator = false
             for (index, attribute) in table.attributes.enumerated() {
-                let value: JSON
-                if attribute == .minzoom {
-                    value = .int(Int(thinning.minZoom[e]))
-                } else if let stored = table.value(index, e) {
-                    value = json(stored)
-                } else {
-                    continue
+                let value = attribute == .minzoom ? .integer(Int64(thinning.minZoom[e])) : table.value(index, e)
+                guard let value else { continue }
+                if separator { out.raw(",") }
+                separator = true
+                out.raw("\"" + attribute.rawValue + "\":")
+                switch value {
+                case .text(let bytes): out.string(bytes)
+                case .real(let v): out.number(v)
+                case .integer(let v): out.integer(v)
                 }
-                text += separator + "\"" + attribute.rawValue + "\":"
-                value.write(to: &text, indent: nil, level: 0)
-                separator = ","
             }
-            text += "}}"
-            out.append(contentsOf: text.utf8)
+            out.raw("}}")
         }
         for cluster in layer.clusters {
-            let properties = JSON.object([
-                ("cluster", .bool(true)), ("point_count", .int(cluster.count)), ("max_mag", .number(cluster.maxMagnitude)),
-                ("first_time", .int(cluster.firstTime)), ("last_time", .int(cluster.lastTime)),
-                ("expand_zoom", cluster.expandZoom == Thinning.never ? .null : .int(Int(cluster.expandZoom))),
-            ])
-            let (longitude, latitude) = position(cluster)
-            var text = first ? "" : ","
+            out.raw(first ? "{\"type\":\"Feature\",\"id\":\"cluster/" : ",{\"type\":\"Feature\",\"id\":\"cluster/")
             first = false
-            text += "{\"type\":\"Feature\",\"id\":\"cluster/\(layer.zoom)/\(cluster.cellX)/\(cluster.cellY)\""
-            text += ",\"geometry\":{\"type\":\"Point\",\"coordinates\":[\(JSON.format(longitude)),\(JSON.format(latitude))]}"
-            text += ",\"properties\":" + properties.text + "}"
-            out.append(contentsOf: text.utf8)
+            out.integer(layer.zoom)
+            out.raw("/")
+            out.integer(Int64(cluster.cellX))
+            out.raw("/")
+            out.integer(Int64(cluster.cellY))
+            let (longitude, latitude) = position(cluster)
+            out.raw("\",\"geometry\":{\"type\":\"Point\",\"coordinates\":[")
+            out.number(longitude)
+            out.raw(",")
+            out.number(latitude)
+            out.raw("]},\"properties\":{\"cluster\":true,\"point_count\":")
+            out.integer(cluster.count)
+            out.raw(",\"max_mag\":")
+            out.number(cluster.maxMagnitude)
+            out.raw(",\"first_time\":")
+            out.integer(cluster.firstTime)
+            out.raw(",\"last_time\":")
+            out.integer(cluster.lastTime)
+            out.raw(",\"expand_zoom\":")
+            if cluster.expandZoom == Thinning.never { out.raw("null") } else { out.integer(Int(cluster.expandZoom)) }
+            out.raw("}}")
         }
-        out.append(contentsOf: "]}".utf8)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Gzip.compress(out).write(to: url)
+        out.raw("]}")
+        try out.bytes.withUnsafeBytes { bytes in
+            try Gzip.compress(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none))
+                .write(to: url)
+        }
     }
 
     /// A cluster's mean position in degrees, rounded to 1e-6.
     static func position(_ cluster: ClusterFeature) -> (Double, Double) {
         ((WebMercator.longitude(worldX: cluster.worldX) * 1e6).rounded() / 1e6,
          (WebMercator.latitude(worldY: cluster.worldY) * 1e6).rounded() / 1e6)
-    }
-
-    static func json(_ value: EventTable.Value) -> JSON {
-        switch value {
-        case .text(let bytes): return .string(String(decoding: bytes, as: UTF8.self))
-        case .real(let v): return .double(v)
-        case .integer(let v): return .int(v)
-        }
     }
 }

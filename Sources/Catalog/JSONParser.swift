@@ -15,6 +15,17 @@ enum JSONValue: Sendable {
     }
 }
 
+/// A JSON value read without building containers: scalars with their value,
+/// arrays and objects only as what they are (their content checked and skipped).
+enum JSONScalar {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array
+    case object
+}
+
 /// A small JSON reader over bytes.
 ///
 /// Hand-written because Foundation's decoders read ~27,000 features/s on this
@@ -23,11 +34,21 @@ enum JSONValue: Sendable {
 /// syntax error and can skip a damaged element by bracket matching
 /// (`skipElement`). It also accepts the non-standard `NaN` and `Infinity`
 /// tokens some writers emit, so such a feature is rejected with a reason
-/// instead of sinking its page.
+/// instead of sinking its page. Besides building a tree (`parseValue`), it can
+/// walk an object member by member (`forEachMember`) and read or skip single
+/// values, so that a GeoJSON feature is decoded straight into an event without
+/// a tree per feature; every path checks the syntax alike and reports the same
+/// errors at the same offsets.
 struct JSONParser {
     struct SyntaxError: Error {
         let offset: Int
         let message: String
+    }
+
+    /// An object member's name: where it lies, and its text when it had escapes.
+    struct Name {
+        fileprivate let range: Range<Int>
+        fileprivate let unescaped: String?
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -35,19 +56,15 @@ struct JSONParser {
     var offset: Int
     private static let maximumDepth = 64
 
-    /// `bytes` must be followed in memory by a NUL byte (see `withParser`), so that
-    /// number conversion can stop at the end of the buffer.
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
         self.offset = 0
     }
 
-    /// Runs `body` with a parser over `data`.
+    /// Runs `body` with a parser over `data` (read in place, not copied).
     static func withParser<R>(_ data: Data, _ body: (inout JSONParser) throws -> R) rethrows -> R {
-        var copy = [UInt8](data)
-        copy.append(0)
-        return try copy.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: UnsafeBufferPointer(rebasing: buffer[0..<(buffer.count - 1)]))
+        try data.withUnsafeBytes { raw in
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
             return try body(&parser)
         }
     }
@@ -84,22 +101,43 @@ struct JSONParser {
         return SyntaxError(offset: offset, message: "\(message), found \(found) at byte \(offset)")
     }
 
+    // MARK: Values
+
     mutating func parseValue(depth: Int = 0) throws -> JSONValue {
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+        switch peek() {
+        case 0x7B:
+            var members: [(key: String, value: JSONValue)] = []
+            try forEachMember(depth: depth) { parser, name in
+                members.append((parser.string(of: name), try parser.parseValue(depth: depth + 1)))
+            }
+            return .object(members)
+        case 0x5B:
+            var items: [JSONValue] = []
+            try forEachElement { parser in items.append(try parser.parseValue(depth: depth + 1)) }
+            return .array(items)
+        default:
+            switch try readScalar(depth: depth) {
+            case .null: return .null
+            case .bool(let value): return .bool(value)
+            case .number(let value): return .number(value)
+            case .string(let value): return .string(value)
+            case .array, .object: preconditionFailure("containers are handled above")
+            }
+        }
+    }
+
+    /// Reads one value; an array or object is checked and skipped, and only its kind returned.
+    mutating func readScalar(depth: Int) throws -> JSONScalar {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
         guard let c = peek() else { throw error("expected a value") }
         switch c {
-        case 0x7B: return try parseObject(depth: depth)
+        case 0x7B:
+            try forEachMember(depth: depth) { parser, _ in try parser.skipValue(depth: depth + 1) }
+            return .object
         case 0x5B:
-            offset += 1
-            var items: [JSONValue] = []
-            if peek() == 0x5D { offset += 1; return .array(items) }
-            while true {
-                items.append(try parseValue(depth: depth + 1))
-                guard let next = peek() else { throw error("unterminated array") }
-                offset += 1
-                if next == 0x5D { return .array(items) }
-                guard next == 0x2C else { offset -= 1; throw error("expected ',' or ']'") }
-            }
+            try forEachElement { parser in try parser.skipValue(depth: depth + 1) }
+            return .array
         case 0x22: return .string(try parseString())
         case 0x74: try literal("true"); return .bool(true)
         case 0x66: try literal("false"); return .bool(false)
@@ -110,21 +148,89 @@ struct JSONParser {
         }
     }
 
-    mutating func parseObject(depth: Int) throws -> JSONValue {
+    /// Moves past one value, checking it as `parseValue` would.
+    mutating func skipValue(depth: Int) throws {
+        guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
+        if peek() == 0x22 { try skipString() } else { _ = try readScalar(depth: depth) }
+    }
+
+    /// Reads the object at the read position (at `depth`) member by member: `body` gets each
+    /// name with the parser at the member's value, and must read or skip exactly that value.
+    mutating func forEachMember(depth: Int, _ body: (inout JSONParser, Name) throws -> Void) throws {
         try expect(0x7B)
-        var members: [(key: String, value: JSONValue)] = []
-        if peek() == 0x7D { offset += 1; return .object(members) }
+        if peek() == 0x7D { offset += 1; return }
         while true {
             guard peek() == 0x22 else { throw error("expected a member name") }
-            let key = try parseString()
+            let name = try parseName()
             try expect(0x3A)
-            members.append((key, try parseValue(depth: depth + 1)))
+            try body(&self, name)
             guard let next = peek() else { throw error("unterminated object") }
             offset += 1
-            if next == 0x7D { return .object(members) }
+            if next == 0x7D { return }
             guard next == 0x2C else { offset -= 1; throw error("expected ',' or '}'") }
         }
     }
+
+    /// Reads the array at the read position element by element: `body` must read or skip one element.
+    mutating func forEachElement(_ body: (inout JSONParser) throws -> Void) throws {
+        try expect(0x5B)
+        if peek() == 0x5D { offset += 1; return }
+        while true {
+            try body(&self)
+            guard let next = peek() else { throw error("unterminated array") }
+            offset += 1
+            if next == 0x5D { return }
+            guard next == 0x2C else { offset -= 1; throw error("expected ',' or ']'") }
+        }
+    }
+
+    // MARK: Member names
+
+    /// True when `name` is exactly `text` (byte for byte, after unescaping).
+    func name(_ name: Name, is text: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        if let unescaped = name.unescaped { return unescaped.utf8.elementsEqual(expected) }
+        return name.range.count == expected.count && memcmp(bytes.baseAddress! + name.range.lowerBound, expected.baseAddress!, expected.count) == 0
+    }
+
+    /// The name's bytes packed into an integer (first byte lowest), or `nil` when it is longer than
+    /// 8 bytes: a cheap key for matching against a fixed set of short names (see `packed(_:)`).
+    func packedName(_ name: Name) -> UInt64? {
+        if let unescaped = name.unescaped { return Self.packed(unescaped) }
+        return Self.packed(UnsafeBufferPointer(rebasing: bytes[name.range]))
+    }
+
+    /// `text` packed as `packedName` packs a member name.
+    static func packed(_ text: String) -> UInt64? {
+        var text = text
+        return text.withUTF8(packed)
+    }
+
+    private static func packed(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard bytes.count <= 8 else { return nil }
+        var value: UInt64 = 0
+        for index in 0..<bytes.count { value |= UInt64(bytes[index]) << (8 * index) }
+        return value
+    }
+
+    /// The name as text.
+    func string(of name: Name) -> String {
+        name.unescaped ?? text(name.range)
+    }
+
+    /// Reads a member name, keeping only its position unless it has escapes.
+    private mutating func parseName() throws -> Name {
+        let start = offset + 1
+        var end = start
+        while end < bytes.count, bytes[end] != 0x22, bytes[end] != 0x5C, bytes[end] >= 0x20 { end += 1 }
+        if end < bytes.count, bytes[end] == 0x22 {
+            offset = end + 1
+            return Name(range: start..<end, unescaped: nil)
+        }
+        return Name(range: start..<start, unescaped: try parseString())
+    }
+
+    // MARK: Scalars
 
     private mutating func literal(_ word: StaticString) throws {
         let count = word.utf8CodeUnitCount
@@ -133,39 +239,67 @@ struct JSONParser {
         offset += count
     }
 
+    /// Reads a number. Integers of up to 18 digits and plain decimals (`[-]digits.digits`)
+    /// of up to 15 significant digits are computed exactly here: the digits as an integer
+    /// are then an exact Double, and so is the power of ten (up to 10^22), so one correctly
+    /// rounded division gives the very value `strtod` gives. Anything else goes to `strtod`.
     mutating func parseNumber() throws -> Double {
         let start = offset
-        if bytes[offset] == 0x2D {
+        let negative = bytes[offset] == 0x2D
+        if negative {
             offset += 1
             if offset < bytes.count, bytes[offset] == 0x49 { try literal("Infinity"); return -.infinity }
         }
-        var integer: Int64 = 0
+        var mantissa: UInt64 = 0
         var digits = 0
-        var simple = true
+        var significant = 0
+        var fractionDigits = -1  // -1: no point yet
+        var plain = true
         while offset < bytes.count {
             let c = bytes[offset]
             if c >= 0x30 && c <= 0x39 {
-                if digits < 18 { integer = integer * 10 + Int64(c - 0x30) } else { simple = false }
+                mantissa = mantissa &* 10 &+ UInt64(c - 0x30)
+                if mantissa != 0 { significant += 1 }
                 digits += 1
-            } else if c == 0x2E || c == 0x65 || c == 0x45 || c == 0x2B || c == 0x2D {
-                simple = false
+                if fractionDigits >= 0 { fractionDigits += 1 }
+            } else if c == 0x2E {
+                if fractionDigits >= 0 || digits == 0 { plain = false } else { fractionDigits = 0 }
+            } else if c == 0x65 || c == 0x45 || c == 0x2B || c == 0x2D {
+                plain = false
             } else {
                 break
             }
             offset += 1
         }
         guard digits > 0 else { offset = start; throw error("expected a value") }
-        if simple { return Double(bytes[start] == 0x2D ? -integer : integer) }
-        // The buffer is NUL-terminated (withParser), so strtod stops inside it.
-        var end: UnsafeMutablePointer<CChar>?
-        let pointer = UnsafeRawPointer(bytes.baseAddress! + start).assumingMemoryBound(to: CChar.self)
-        let value = strtod(pointer, &end)
-        let expectedEnd = UnsafeRawPointer(bytes.baseAddress! + offset)
-        guard let end, UnsafeRawPointer(end) == expectedEnd else {
+        if plain && fractionDigits < 0 && digits <= 18 {
+            let integer = Int64(mantissa)
+            return Double(negative ? -integer : integer)
+        }
+        if plain && fractionDigits > 0 && fractionDigits < Self.powersOfTen.count && significant <= 15 {
+            let value = Double(mantissa) / Self.powersOfTen[fractionDigits]
+            return negative ? -value : value
+        }
+        guard let value = strtod(start..<offset) else {
             offset = start
             throw error("malformed number")
         }
         return value
+    }
+
+    /// Exact powers of ten (every one up to 10^22 is a Double exactly).
+    private static let powersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { value, _ in value * 10 } }
+
+    /// `strtod` of the bytes of `range`, when it reads all of them (copied, NUL-terminated:
+    /// the input has no terminator of its own).
+    private func strtod(_ range: Range<Int>) -> Double? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: range.count + 1) { buffer in
+            for (index, byte) in bytes[range].enumerated() { buffer[index] = CChar(bitPattern: byte) }
+            buffer[range.count] = 0
+            var end: UnsafeMutablePointer<CChar>?
+            let value = Foundation.strtod(buffer.baseAddress!, &end)
+            return end == buffer.baseAddress! + range.count ? value : nil
+        }
     }
 
     mutating func parseString() throws -> String {
@@ -186,6 +320,23 @@ struct JSONParser {
         throw error("unterminated string")
     }
 
+    /// Moves past a string, checking it as `parseString` would.
+    private mutating func skipString() throws {
+        guard offset < bytes.count, bytes[offset] == 0x22 else { throw error("expected a string") }
+        offset += 1
+        while offset < bytes.count {
+            let c = bytes[offset]
+            offset += 1
+            switch c {
+            case 0x22: return
+            case 0x5C: _ = try readEscape()
+            default:
+                if c < 0x20 { offset -= 1; throw error("control character in string") }
+            }
+        }
+        throw error("unterminated string")
+    }
+
     private mutating func parseEscapedString(from start: Int) throws -> String {
         var out = Array(bytes[start..<offset])
         while offset < bytes.count {
@@ -194,28 +345,11 @@ struct JSONParser {
             switch c {
             case 0x22: return String(decoding: out, as: UTF8.self)
             case 0x5C:
-                guard offset < bytes.count else { throw error("unterminated string") }
-                let e = bytes[offset]
-                offset += 1
-                switch e {
-                case 0x22, 0x5C, 0x2F: out.append(e)
-                case 0x62: out.append(0x08)
-                case 0x66: out.append(0x0C)
-                case 0x6E: out.append(0x0A)
-                case 0x72: out.append(0x0D)
-                case 0x74: out.append(0x09)
-                case 0x75:
-                    var scalar = try hex4()
-                    if (0xD800..<0xDC00).contains(scalar), offset + 1 < bytes.count,
-                       bytes[offset] == 0x5C, bytes[offset + 1] == 0x75 {
-                        offset += 2
-                        let low = try hex4()
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    }
+                let scalar = try readEscape()
+                if scalar < 0x80 {
+                    out.append(UInt8(scalar))
+                } else {
                     out.append(contentsOf: String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
-                default:
-                    offset -= 1
-                    throw error("bad escape")
                 }
             default:
                 if c < 0x20 { offset -= 1; throw error("control character in string") }
@@ -223,6 +357,35 @@ struct JSONParser {
             }
         }
         throw error("unterminated string")
+    }
+
+    /// Reads the escape after a backslash (the read position is just past it) and returns
+    /// the code point it stands for (a surrogate pair joined; a lone surrogate as is, which
+    /// becomes U+FFFD in the text).
+    private mutating func readEscape() throws -> UInt32 {
+        guard offset < bytes.count else { throw error("unterminated string") }
+        let e = bytes[offset]
+        offset += 1
+        switch e {
+        case 0x22, 0x5C, 0x2F: return UInt32(e)
+        case 0x62: return 0x08
+        case 0x66: return 0x0C
+        case 0x6E: return 0x0A
+        case 0x72: return 0x0D
+        case 0x74: return 0x09
+        case 0x75:
+            let scalar = try hex4()
+            guard (0xD800..<0xDC00).contains(scalar), offset + 1 < bytes.count,
+                  bytes[offset] == 0x5C, bytes[offset + 1] == 0x75 else { return scalar }
+            let next = offset
+            offset += 2
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low) else { offset = next; return scalar }  // not a pair: read on its own
+            return 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        default:
+            offset -= 1
+            throw error("bad escape")
+        }
     }
 
     private mutating func hex4() throws -> UInt32 {
@@ -242,6 +405,8 @@ struct JSONParser {
         }
         return value
     }
+
+    // MARK: Recovery
 
     /// From the start of a damaged array element, moves past it by bracket
     /// matching (string-aware) and stops at the ',' or ']' that ends it.

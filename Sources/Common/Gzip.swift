@@ -44,42 +44,16 @@ public enum Gzip {
     /// Decompresses gzip data (all members, as `gzip -d` does).
     /// Throws on corrupt or truncated input rather than returning a partial result.
     public static func decompress(_ data: Data) throws -> Data {
+        let decompressor = try Decompressor()
+        decompressor.feed(data)
         var output = Data()
-        var offset = 0
-        let chunk = 1 << 16
-        var buffer = [UInt8](repeating: 0, count: chunk)
-        try data.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
-            guard let base = input.bindMemory(to: Bytef.self).baseAddress else { return }
-            while offset < input.count {
-                var stream = z_stream()
-                guard qb_inflateInit2(&stream, 15 + 16) == Z_OK else {
-                    throw Failure(description: "gzip: inflateInit2 failed")
-                }
-                defer { inflateEnd(&stream) }
-                stream.next_in = UnsafeMutablePointer(mutating: base + offset)
-                stream.avail_in = uInt(input.count - offset)
-                var status: Int32 = Z_OK
-                repeat {
-                    status = buffer.withUnsafeMutableBufferPointer { out -> Int32 in
-                        stream.next_out = out.baseAddress
-                        stream.avail_out = uInt(chunk)
-                        return inflate(&stream, Z_NO_FLUSH)
-                    }
-                    let produced = chunk - Int(stream.avail_out)
-                    if produced > 0 { output.append(contentsOf: buffer[0..<produced]) }
-                    if status == Z_BUF_ERROR && stream.avail_in == 0 {
-                        throw Failure(description: "gzip: data is truncated")
-                    }
-                    guard status == Z_OK || status == Z_STREAM_END else {
-                        let message = stream.msg.map { String(cString: $0) } ?? "code \(status)"
-                        throw Failure(description: "gzip: corrupt data (\(message))")
-                    }
-                } while status != Z_STREAM_END
-                offset = input.count - Int(stream.avail_in)
-                // Trailing zero padding after the last member is tolerated, as gzip does.
-                if input[offset...].allSatisfy({ $0 == 0 }) { break }
-            }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let produced = try buffer.withUnsafeMutableBytes { try decompressor.read(into: $0) }
+            if produced == 0 { break }
+            output.append(contentsOf: buffer[..<produced])
         }
+        try decompressor.finish()
         return output
     }
 

@@ -1,19 +1,16 @@
-import CZlib
 import Foundation
+import QuakeCommon
 
-/// Reads a CSV file, gzip or plain, one record at a time without holding the whole file.
+/// Reads a CSV file, gzip or plain, one record at a time without holding the whole file
+/// (the full history file replay reads is 225 MB uncompressed).
 /// A record ends at a line break outside double quotes; a trailing `\r` is dropped.
-///
-/// Written over zlib directly because `Gzip.decompress` returns the whole file at once,
-/// and the full history file replay reads is 225 MB uncompressed.
 final class CSVRecordStream {
     private let handle: FileHandle
-    private let isGzip: Bool
-    private var zlib = z_stream()
+    /// Set when the file is gzip.
+    private let gzip: Gzip.Decompressor?
     private let chunkSize = 1 << 18
-    private let input: UnsafeMutablePointer<UInt8>
-    private let output: UnsafeMutablePointer<UInt8>
-    private var memberEnded = false
+    /// Where one piece of decompressed output lands.
+    private let output: UnsafeMutableBufferPointer<UInt8>
     private var inputEnded = false
     /// Decompressed bytes not yet returned, scanned up to `cursor`.
     private var buffer: [UInt8] = []
@@ -26,17 +23,11 @@ final class CSVRecordStream {
         handle = try FileHandle(forReadingFrom: url)
         let magic = try handle.read(upToCount: 2) ?? Data()
         try handle.seek(toOffset: 0)
-        isGzip = magic == Data([0x1f, 0x8b])
-        input = .allocate(capacity: chunkSize)
+        gzip = Gzip.isCompressed(magic) ? try Gzip.Decompressor() : nil
         output = .allocate(capacity: chunkSize)
-        if isGzip && qb_inflateInit2(&zlib, 15 + 16) != Z_OK {
-            throw Failure(description: "gzip: inflateInit2 failed")
-        }
     }
 
     deinit {
-        if isGzip { inflateEnd(&zlib) }
-        input.deallocate()
         output.deallocate()
         try? handle.close()
     }
@@ -78,47 +69,23 @@ final class CSVRecordStream {
         return nil
     }
 
-    /// Appends the next piece of the file to `buffer`, or sets `inputEnded`.
+    /// Appends the next piece of the file to `buffer`, feeds the decompressor, or sets `inputEnded`.
     private func fill() throws {
-        guard isGzip else {
-            let data = try handle.read(upToCount: chunkSize) ?? Data()
-            if data.isEmpty { inputEnded = true } else { buffer.append(contentsOf: data) }
-            return
-        }
-        if zlib.avail_in == 0 {
-            let data = try handle.read(upToCount: chunkSize) ?? Data()
-            if data.isEmpty {
-                guard memberEnded else { throw Failure(description: "gzip: data is truncated") }
-                inputEnded = true
+        if let gzip {
+            let produced = try gzip.read(into: UnsafeMutableRawBufferPointer(output))
+            if produced > 0 {
+                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: output[..<produced]))
                 return
             }
-            data.copyBytes(to: input, count: data.count)
-            zlib.next_in = input
-            zlib.avail_in = uInt(data.count)
         }
-        if memberEnded {
-            // Another gzip member follows (as `gzip -d` reads concatenated files); anything else ends the data.
-            guard zlib.avail_in >= 2, zlib.next_in[0] == 0x1f, zlib.next_in[1] == 0x8b else {
-                inputEnded = true
-                return
-            }
-            inflateReset(&zlib)
-            memberEnded = false
+        let data = try handle.read(upToCount: chunkSize) ?? Data()
+        if data.isEmpty {
+            try gzip?.finish()
+            inputEnded = true
+        } else if let gzip {
+            gzip.feed(data)
+        } else {
+            buffer.append(contentsOf: data)
         }
-        zlib.next_out = output
-        zlib.avail_out = uInt(chunkSize)
-        let status = inflate(&zlib, Z_NO_FLUSH)
-        buffer.append(contentsOf: UnsafeBufferPointer(start: output, count: chunkSize - Int(zlib.avail_out)))
-        switch status {
-        case Z_STREAM_END: memberEnded = true
-        case Z_OK, Z_BUF_ERROR: break
-        default:
-            let message = zlib.msg.map { String(cString: $0) } ?? "code \(status)"
-            throw Failure(description: "gzip: corrupt data (\(message))")
-        }
-    }
-
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
     }
 }

@@ -36,8 +36,8 @@ final class EventReconciler {
     private let directory: any IDDirectory
     private let findEvent: RawStatement
     private let findTombstone: RawStatement
-    private let insertEvent: RawStatement
-    private let updateEvent: RawStatement
+    private var insertEvent: EventRowWriter
+    private var updateEvent: EventRowWriter
     private let deleteEvent: RawStatement
     private let deleteTombstone: RawStatement
     private let saveTombstone: RawStatement
@@ -52,8 +52,8 @@ final class EventReconciler {
         self.points = points
         findEvent = try RawStatement(db, "SELECT rowid, updated FROM events WHERE id = ?")
         findTombstone = try RawStatement(db, "SELECT updated FROM tombstones WHERE id = ?")
-        insertEvent = try RawStatement(db, EventRow.insertSQL)
-        updateEvent = try RawStatement(db, EventRow.updateSQL)
+        insertEvent = EventRowWriter(try RawStatement(db, EventRow.insertSQL))
+        updateEvent = EventRowWriter(try RawStatement(db, EventRow.updateSQL))
         deleteEvent = try RawStatement(db, "DELETE FROM events WHERE rowid = ?")
         deleteTombstone = try RawStatement(db, "DELETE FROM tombstones WHERE id = ?")
         saveTombstone = try RawStatement(db, """
@@ -66,7 +66,7 @@ final class EventReconciler {
 
     /// Applies `event`, read from `source`, and says what it did.
     func apply(_ event: QuakeEvent, source: String) throws -> Outcome {
-        let ids = event.allIds
+        let ids = Self.claimedIDs(of: event)
         var preferred: [String] = []
         var everyIDKnown = true
         for id in ids {
@@ -92,9 +92,7 @@ final class EventReconciler {
                 if let rowid = stored.rowid { try remove(rowid) } else { try removeTombstone(stored.id) }
             }
             if let rowid = reused?.rowid {
-                EventRow.bind(event, to: updateEvent)
-                updateEvent.bind(Int32(EventRow.columns.count + 1), rowid)
-                try updateEvent.run()
+                try updateEvent.write(event, rowid: rowid)
                 points?.record(rowid: rowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
             }
         }
@@ -106,6 +104,14 @@ final class EventReconciler {
         if event.isDeleted { return .deleted }
         if live.isEmpty { return .inserted }
         return incumbents.count == 1 && live[0].id == event.id ? .updated : .merged
+    }
+
+    /// Every id `event` claims, each once, preferred first: `QuakeEvent.allIds`, without the
+    /// set it builds (an event has one id or a few, so a look along the list is cheaper).
+    private static func claimedIDs(of event: QuakeEvent) -> [String] {
+        var all = [event.id]
+        for other in event.ids where !other.isEmpty && !all.contains(other) { all.append(other) }
+        return all
     }
 
     /// The incumbent stored under preferred id `id`, if any.
@@ -153,8 +159,7 @@ final class EventReconciler {
         if event.isDeleted {
             try recordTombstone(event, source: source)
         } else {
-            EventRow.bind(event, to: insertEvent)
-            try insertEvent.run()
+            try insertEvent.write(event)
             points?.record(rowid: insertEvent.lastInsertRowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
         }
     }

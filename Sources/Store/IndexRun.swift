@@ -29,51 +29,45 @@ struct IndexRun {
 
     /// Indexes `sources` in order and reports on each.
     func run(_ sources: [IndexSource], progress: any ProgressSink) throws -> IndexSummary {
-        var indexed = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM sources"))
-        let reader = SourceReader(sources, known: indexed)
+        let known = Set(try String.fetchAll(db, sql: "SELECT sha256 FROM sources"))
+        let reader = SourceReader(sources, known: known)
         defer { reader.stop() }
         let expected = sources.allSatisfy { $0.expectedEvents != nil } ? sources.reduce(0) { $0 + ($1.expectedEvents ?? 0) } : nil
         var summary = IndexSummary()
         let writerStart = threadCPUSeconds()
-        var waited = 0.0
         defer {
             let writing = threadCPUSeconds() - writerStart
-            logger.debug("CPU: reading \(String(format: "%.2f", reader.cpuSeconds)) s, writing \(String(format: "%.2f", writing)) s; the writer waited \(String(format: "%.2f", waited)) s for the reader")
+            logger.debug("CPU: reading \(String(format: "%.2f", reader.cpuSeconds)) s, writing \(String(format: "%.2f", writing)) s; the writer waited \(String(format: "%.2f", reader.waitedSeconds)) s for the reader")
         }
         var done = 0
         var position = 0
-        while let item = waiting(&waited, for: reader) {
+        while let source = reader.nextSource() {
             position += 1
             let detail = "source \(Format.count(position))/\(Format.count(sources.count))"
-            var report = SourceReport(name: item.source.name, outcome: .indexed)
-            switch item.content {
-            case .unreadable(let message):
-                report.outcome = .unreadable(message)
+            var report: SourceReport
+            switch source {
+            case .unreadable(let indexSource, let message):
+                report = SourceReport(name: indexSource.name, outcome: .unreadable(message))
                 logger.error("\(message)")
-            case .alreadyIndexed(let sha256) where indexed.contains(sha256):
-                report.outcome = .alreadyIndexed
-                logger.debug("\(item.source.name): already indexed")
-            case .alreadyIndexed:
-                report.outcome = .alreadyIndexed
-            case .read(let sha256, _, _) where indexed.contains(sha256):
-                report.outcome = .alreadyIndexed
-                logger.debug("\(item.source.name): already indexed (same content as an earlier source)")
-            case .read(let sha256, let page, let excerpt):
+            case .alreadyIndexed(let indexSource, let earlierInRun):
+                report = SourceReport(name: indexSource.name, outcome: .alreadyIndexed)
+                logger.debug("\(indexSource.name): already indexed\(earlierInRun ? " (same content as an earlier source)" : "")")
+            case .read(let indexSource, let sha256):
+                report = SourceReport(name: indexSource.name, outcome: .indexed)
+                var rejects: [Reject] = []
                 do {
                     try db.inTransaction(.immediate) {
-                        try store(page, excerpt: excerpt, from: item.source, sha256: sha256, into: &report) { count in
+                        rejects = try store(from: reader, source: indexSource, sha256: sha256, into: &report) { count in
                             progress.update(ProgressSnapshot(stage: "index", done: done + count, total: expected,
                                                              unit: "events", detail: detail))
                         }
                         return .commit
                     }
                 } catch let error as DatabaseError {
-                    throw QuakeBakeError("\(item.source.name): the store could not take it (\(error)); nothing of it was stored, and the sources after it were not indexed")
+                    throw QuakeBakeError("\(indexSource.name): the store could not take it (\(error)); nothing of it was stored, and the sources after it were not indexed")
                 }
-                indexed.insert(sha256)
-                releaseFreedMemory()
                 done += report.events
-                warnAbout(report, page: page)
+                warnAbout(report, rejects: rejects)
             }
             progress.update(ProgressSnapshot(stage: "index", done: done, total: expected, unit: "events", detail: detail))
             summary.sources.append(report)
@@ -81,31 +75,35 @@ struct IndexRun {
         return summary
     }
 
-    /// The reader's next item, adding the time spent waiting for it to `waited`.
-    private func waiting(_ waited: inout Double, for reader: SourceReader) -> SourceReader.Item? {
-        let start = Date()
-        defer { waited += Date().timeIntervalSince(start) }
-        return reader.next()
-    }
-
-    /// Stores one parsed source: its events, its rejects and its `sources` row.
-    private func store(_ page: CatalogPage, excerpt: String, from source: IndexSource, sha256: String,
-                       into report: inout SourceReport, progress: (Int) -> Void) throws {
-        report.events = page.events.count
-        report.problem = page.problem
-        for (n, event) in page.events.enumerated() {
-            switch try reconciler.apply(event, source: source.name) {
-            case .inserted: report.counts.inserted += 1
-            case .updated: report.counts.updated += 1
-            case .unchanged: report.counts.unchanged += 1
-            case .merged: report.counts.merged += 1
-            case .deleted: report.counts.deleted += 1
+    /// Stores one source as the reader hands it over: its events, its rejects and its
+    /// `sources` row. Returns the source's rejects (without the whole-document one).
+    private func store(from reader: SourceReader, source: IndexSource, sha256: String,
+                       into report: inout SourceReport, progress: (Int) -> Void) throws -> [Reject] {
+        var end: SourceEnd?
+        while end == nil {
+            switch reader.nextPart() {
+            case .events(let chunk):
+                defer { reader.recycle(chunk) }
+                for event in chunk.events {
+                    switch try reconciler.apply(event, source: source.name) {
+                    case .inserted: report.counts.inserted += 1
+                    case .updated: report.counts.updated += 1
+                    case .unchanged: report.counts.unchanged += 1
+                    case .merged: report.counts.merged += 1
+                    case .deleted: report.counts.deleted += 1
+                    }
+                }
+                report.events += chunk.events.count
+                progress(report.events)
+            case .end(let last):
+                end = last
             }
-            if n % 4096 == 4095 { progress(n + 1) }
         }
-        var rejects = page.rejects
-        if let problem = page.problem {
-            rejects.append(Reject(position: "document", reason: problem, raw: excerpt))
+        guard let end else { return [] }
+        report.problem = end.problem
+        var rejects = end.rejects
+        if let problem = end.problem {
+            rejects.append(Reject(position: "document", reason: problem, raw: end.excerpt))
         }
         for reject in rejects {
             insertReject.bind(1, source.name)
@@ -123,17 +121,18 @@ struct IndexRun {
         insertSource.bind(2, source.kind)
         insertSource.bind(3, sha256)
         for (index, value) in values { insertSource.bind(index, value) }
-        insertSource.bind(11, page.problem)
+        insertSource.bind(11, end.problem)
         insertSource.bind(12, recordedAt)
         try insertSource.run()
+        return end.rejects
     }
 
-    private func warnAbout(_ report: SourceReport, page: CatalogPage) {
+    private func warnAbout(_ report: SourceReport, rejects: [Reject]) {
         if let problem = report.problem {
             logger.warning("\(problem)")
         }
-        if let first = page.rejects.first {
-            let more = page.rejects.count > 1 ? " (and \(Format.count(page.rejects.count - 1)) more; see the rejects table)" : ""
+        if let first = rejects.first {
+            let more = rejects.count > 1 ? " (and \(Format.count(rejects.count - 1)) more; see the rejects table)" : ""
             logger.warning("\(report.name): rejected \(first.position): \(first.reason)\(more)")
         }
         logger.debug("""
@@ -143,17 +142,3 @@ struct IndexRun {
             """)
     }
 }
-
-/// Hands memory freed by the last source back to the system. glibc keeps freed
-/// heap pages for reuse, and with pages parsed on one thread and freed on another
-/// the heap of a long run grows past what is live (by some 25 MB at a million
-/// events); trimming after each source keeps the peak nearer the live size.
-private func releaseFreedMemory() {
-    _ = mallocTrim?(0)
-}
-
-/// glibc's `malloc_trim`, which Swift's Glibc module does not export (`nil` elsewhere).
-private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-}()

@@ -124,10 +124,12 @@ public enum Indexer {
         return summary
     }
 
-    /// Runs `body` and logs (debug) how long it took.
+    /// Runs `body` and logs (debug) how long it took, and the CPU time of the calling thread.
     static func measure<T>(_ what: String, _ logger: Logger, _ body: () throws -> T) rethrows -> T {
-        let start = Date()
-        defer { logger.debug("\(what) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s") }
+        let start = Date(), cpu = threadCPUSeconds()
+        defer {
+            logger.debug("\(what) in \(String(format: "%.2f", Date().timeIntervalSince(start))) s (CPU \(String(format: "%.2f", threadCPUSeconds() - cpu)) s)")
+        }
         return try body()
     }
 

@@ -44,6 +44,25 @@ struct RawStatement {
         sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), sqliteTransient)
     }
 
+    /// Binds text without a copy (`SQLITE_STATIC`): the bytes must stay where they are, unchanged,
+    /// until the statement has run and `clearBindings()` is called. `text.baseAddress` must not be
+    /// nil (that would bind NULL), also for empty text.
+    func bind(_ index: Int32, borrowedText text: UnsafeBufferPointer<UInt8>) {
+        text.baseAddress!.withMemoryRebound(to: CChar.self, capacity: text.count) {
+            _ = sqlite3_bind_text(handle, index, $0, Int32(text.count), nil)
+        }
+    }
+
+    /// Binds a BLOB without a copy, under the terms of `bind(_:borrowedText:)`.
+    func bind(_ index: Int32, borrowedBlob blob: UnsafeBufferPointer<UInt8>) {
+        sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), nil)
+    }
+
+    /// Sets every parameter to NULL, so that no binding refers to memory that may go away.
+    func clearBindings() {
+        sqlite3_clear_bindings(handle)
+    }
+
     /// Runs a statement that answers no rows, then resets it.
     func run() throws {
         defer { sqlite3_reset(handle) }

@@ -2,45 +2,60 @@ import Foundation
 import QuakeCatalog
 import QuakeCommon
 
-/// Reads and parses sources on a background thread, one source ahead of the
-/// writer, so that parsing and writing use both cores (more lookahead only costs
-/// memory: a parsed page of 20,000 events takes some 25 MB).
+/// Reads, hashes and parses sources on a background thread, ahead of the writer, so that
+/// parsing and writing use both cores.
+///
+/// The writer sees exactly what reading on its own thread would give, in the same order:
+/// each source (`nextSource()`), then that source's events in document order, in chunks as
+/// they are parsed, then the rest of what was read (`nextPart()`). At most `lookahead`
+/// chunks wait in the queue; a chunk holds `chunkSize` events (a few MB), where a whole
+/// parsed page of 20,000 would take some 25 MB. The writer hands each chunk back when it
+/// is done with it (`recycle`), and the events are freed here, on the reading thread: the
+/// writer does not spend its time returning the reader's memory, and the two threads do
+/// not contend for the allocator's lock.
 final class SourceReader: @unchecked Sendable {
-    /// One source, read.
-    struct Item {
-        let source: IndexSource
-        let content: Content
+    /// One source, as the writer first meets it.
+    enum Source {
+        /// The file could not be read at all.
+        case unreadable(IndexSource, message: String)
+        /// The body's SHA-256 is in `sources` already, or (`earlierInRun`) it was the body of an
+        /// earlier source of this run.
+        case alreadyIndexed(IndexSource, earlierInRun: Bool)
+        /// A source to store: its parts follow (`nextPart()`), the last being `.end`.
+        case read(IndexSource, sha256: String)
     }
 
-    enum Content {
-        /// The file could not be read at all.
-        case unreadable(String)
-        /// The body's SHA-256 is in `sources` already.
-        case alreadyIndexed(sha256: String)
-        /// The parsed page; `excerpt` is the start of the body, kept for a whole-document reject.
-        case read(sha256: String, page: CatalogPage, excerpt: String)
+    /// What follows a `.read` source.
+    enum Part {
+        /// The next events of the source, in document order; hand the chunk back with `recycle`.
+        case events(EventChunk)
+        /// The source is complete.
+        case end(SourceEnd)
+    }
+
+    private enum Item {
+        case source(Source)
+        case part(Part)
     }
 
     private let condition = NSCondition()
-    private var ready: [Item] = []
+    private var queue: [Item] = []
+    private var queuedChunks = 0
+    private var spent: [EventChunk] = []
     private var finished = false
     private var stopped = false
-    private let lookahead: Int
     private var readingSeconds = 0.0
+    private var waitingSeconds = 0.0
 
-    /// Starts reading `sources` in order, skipping (without parsing) bodies whose SHA-256 is in `known`.
-    init(_ sources: [IndexSource], known: Set<String>, lookahead: Int = 1) {
-        self.lookahead = lookahead
+    /// Starts reading `sources` in order, skipping (without parsing) bodies whose SHA-256 is in
+    /// `known` or was the body of an earlier source.
+    init(_ sources: [IndexSource], known: Set<String>, chunkSize: Int = 2_000, lookahead: Int = 4) {
         let thread = Thread { [self] in
+            var seen = known
             for source in sources {
-                let item = Item(source: source, content: Self.read(source, known: known))
-                condition.lock()
-                readingSeconds = threadCPUSeconds()
-                while ready.count >= lookahead && !stopped { condition.wait() }
-                if stopped { condition.unlock(); return }
-                ready.append(item)
-                condition.broadcast()
-                condition.unlock()
+                guard read(source, known: known, seen: &seen, chunkSize: chunkSize, lookahead: lookahead) else { return }
+                releaseSpent()
+                releaseFreedMemory()
             }
             condition.lock()
             finished = true
@@ -51,14 +66,27 @@ final class SourceReader: @unchecked Sendable {
         thread.start()
     }
 
-    /// The next source in order, waiting for it; `nil` after the last.
-    func next() -> Item? {
+    /// The next source in order, waiting for it; `nil` after the last. After a `.read` source,
+    /// its parts must be taken (`nextPart()`) up to its `.end` before the next source.
+    func nextSource() -> Source? {
+        switch take() {
+        case .source(let source)?: return source
+        case nil: return nil
+        case .part?: preconditionFailure("a source's parts must be taken up to its end before the next source")
+        }
+    }
+
+    /// The next part of the source last returned by `nextSource()`, waiting for it.
+    func nextPart() -> Part {
+        guard case .part(let part)? = take() else { preconditionFailure("parts follow a .read source, up to its end") }
+        return part
+    }
+
+    /// Hands back a chunk the writer is done with; its events are freed on the reading thread.
+    func recycle(_ chunk: EventChunk) {
         condition.lock()
-        defer { condition.unlock() }
-        while ready.isEmpty && !finished { condition.wait() }
-        guard !ready.isEmpty else { return nil }
-        condition.broadcast()
-        return ready.removeFirst()
+        spent.append(chunk)
+        condition.unlock()
     }
 
     /// CPU seconds the reading thread has used so far (for diagnostics).
@@ -66,6 +94,13 @@ final class SourceReader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return readingSeconds
+    }
+
+    /// Seconds the writer spent waiting for the reader (for diagnostics).
+    var waitedSeconds: Double {
+        condition.lock()
+        defer { condition.unlock() }
+        return waitingSeconds
     }
 
     /// Stops reading ahead (the writer gave up).
@@ -76,20 +111,73 @@ final class SourceReader: @unchecked Sendable {
         condition.unlock()
     }
 
-    private static func read(_ source: IndexSource, known: Set<String>) -> Content {
-        if let sha256 = source.sha256, known.contains(sha256) { return .alreadyIndexed(sha256: sha256) }
+    // MARK: The reading thread
+
+    /// Reads one source and queues what it holds. Returns false when the writer stopped the reader.
+    private func read(_ source: IndexSource, known: Set<String>, seen: inout Set<String>, chunkSize: Int, lookahead: Int) -> Bool {
+        if let sha256 = source.sha256, seen.contains(sha256) {
+            return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: source.file)
         } catch {
-            return .unreadable("\(source.name): cannot read: \(describe(error))")
+            return put(.source(.unreadable(source, message: "\(source.name): cannot read: \(Self.describe(error))")), lookahead: lookahead)
         }
         let body = (try? Gzip.decompressIfNeeded(data)) ?? data
         let sha256 = source.sha256 ?? SHA256.hex(body)
-        if known.contains(sha256) { return .alreadyIndexed(sha256: sha256) }
-        let page = CatalogFile.read(body, source: source.name)
+        if seen.contains(sha256) {
+            return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
+        }
+        seen.insert(sha256)
+        guard put(.source(.read(source, sha256: sha256)), lookahead: lookahead) else { return false }
+        var going = true
+        let page = CatalogFile.read(body, source: source.name, chunkSize: chunkSize) { events in
+            if going { going = put(.part(.events(EventChunk(events))), lookahead: lookahead) }
+        }
+        if going && !page.events.isEmpty { going = put(.part(.events(EventChunk(page.events))), lookahead: lookahead) }
         let excerpt = page.problem == nil ? "" : String(decoding: body.prefix(Reject.maximumRawLength), as: UTF8.self)
-        return .read(sha256: sha256, page: page, excerpt: excerpt)
+        return going && put(.part(.end(SourceEnd(rejects: page.rejects, problem: page.problem, excerpt: excerpt))), lookahead: lookahead)
+    }
+
+    /// Queues `item`, waiting while `lookahead` chunks wait already; false when stopped.
+    private func put(_ item: Item, lookahead: Int) -> Bool {
+        releaseSpent()
+        let cpu = threadCPUSeconds()
+        condition.lock()
+        defer { condition.unlock() }
+        readingSeconds = cpu
+        let isChunk = if case .part(.events) = item { true } else { false }
+        while isChunk && queuedChunks >= lookahead && !stopped { condition.wait() }
+        guard !stopped else { return false }
+        queue.append(item)
+        if isChunk { queuedChunks += 1 }
+        condition.broadcast()
+        return true
+    }
+
+    /// Frees the events of the chunks the writer handed back.
+    private func releaseSpent() {
+        condition.lock()
+        let chunks = spent
+        spent = []
+        condition.unlock()
+        for chunk in chunks { chunk.events = [] }
+    }
+
+    // MARK: The writer's side
+
+    private func take() -> Item? {
+        let start = Date()
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty && !finished { condition.wait() }
+        waitingSeconds += Date().timeIntervalSince(start)
+        guard !queue.isEmpty else { return nil }
+        let item = queue.removeFirst()
+        if case .part(.events) = item { queuedChunks -= 1 }
+        condition.broadcast()
+        return item
     }
 
     private static func describe(_ error: Error) -> String {
@@ -101,9 +189,41 @@ final class SourceReader: @unchecked Sendable {
     }
 }
 
+/// Events handed from the reader to the writer. The writer reads them in place (it keeps no
+/// copy of the array) and hands the chunk back, so that the reader is the one to free them.
+final class EventChunk: @unchecked Sendable {
+    fileprivate(set) var events: [QuakeEvent]
+
+    fileprivate init(_ events: [QuakeEvent]) {
+        self.events = events
+    }
+}
+
+/// What a source read holds after its events.
+struct SourceEnd {
+    let rejects: [Reject]
+    /// Damage to the document as a whole, or a service error.
+    let problem: String?
+    /// The start of the body, kept for a whole-document reject when `problem` is set.
+    let excerpt: String
+}
+
 /// CPU seconds the calling thread has used (for the debug log of where a run's time went).
 func threadCPUSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
+
+/// Hands memory freed by the last source back to the system. glibc keeps freed heap pages
+/// for reuse, and the heap of a long run grows past what is live; trimming after each
+/// source keeps the peak nearer the live size.
+private func releaseFreedMemory() {
+    _ = mallocTrim?(0)
+}
+
+/// glibc's `malloc_trim`, which Swift's Glibc module does not export (`nil` elsewhere).
+private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
+    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return nil }
+    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+}()

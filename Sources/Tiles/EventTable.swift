@@ -14,27 +14,28 @@ public struct EventTable: Sendable {
     /// `attributes` without `id`, `mag` and `time` (core fields) and `minzoom` (computed).
     public let storedAttributes: [EventAttribute]
     /// Longitude per event, degrees, exact as stored.
-    public private(set) var longitude: [Double] = []
+    public internal(set) var longitude: [Double] = []
     /// Latitude per event, degrees, exact as stored.
-    public private(set) var latitude: [Double] = []
+    public internal(set) var latitude: [Double] = []
     /// Magnitude, NaN when unknown.
-    public private(set) var magnitude: [Double] = []
+    public internal(set) var magnitude: [Double] = []
     /// Origin time, ms since 1970 UTC.
-    public private(set) var time: [Int64] = []
+    public internal(set) var time: [Int64] = []
     /// The USGS id of each event.
-    public private(set) var ids = TextColumn()
-    /// A hash of everything exported about each event (see the exporter); equal fingerprints, equal tiles.
-    public private(set) var fingerprint: [UInt64] = []
+    public internal(set) var ids = TextColumn()
+    /// A hash of everything exported about each event, its id included (see the exporter); equal fingerprints, equal tiles.
+    public internal(set) var fingerprint: [UInt64] = []
 
-    private var slots: [Slot] = []
-    private var texts: [TextColumn] = []
-    private var categories: [CategoryColumn] = []
-    private var reals: [[Double]] = []
-    private var integers: [IntegerColumn] = []
+    // Internal (not private) for the binary form in EventTableCoding.swift.
+    var slots: [Slot] = []
+    var texts: [TextColumn] = []
+    var categories: [CategoryColumn] = []
+    var reals: [[Double]] = []
+    var integers: [IntegerColumn] = []
 
     /// Where one attribute's values are kept.
     enum Slot: Sendable { case id, magnitude, time, text(Int), category(Int), real(Int), integer(Int), computed }
-    private var storedSlots: [Slot] = []
+    var storedSlots: [Slot] = []
 
     /// One attribute value of one event.
     public enum Value: Sendable, Equatable {
@@ -89,6 +90,23 @@ public struct EventTable: Sendable {
     public mutating func shrinkToFit() {
         ids.shrinkToFit()
         for i in texts.indices { texts[i].shrinkToFit() }
+    }
+
+    /// Removes the events whose numbers are in `removed` (ascending); the others keep their order
+    /// and are renumbered from 0. Works in place: no second copy of the table.
+    public mutating func removeEvents(_ removed: [Int]) {
+        guard !removed.isEmpty else { return }
+        precondition(zip(removed, removed.dropFirst()).allSatisfy { $0 < $1 } && removed.last! < count, "removeEvents needs ascending event numbers")
+        longitude.remove(atAscending: removed)
+        latitude.remove(atAscending: removed)
+        magnitude.remove(atAscending: removed)
+        time.remove(atAscending: removed)
+        fingerprint.remove(atAscending: removed)
+        ids.removeValues(removed)
+        for i in texts.indices { texts[i].removeValues(removed) }
+        for i in categories.indices { categories[i].removeValues(removed) }
+        for i in reals.indices { reals[i].remove(atAscending: removed) }
+        for i in integers.indices { integers[i].removeValues(removed) }
     }
 
     /// Starts a new event with its core fields; its attribute values follow with the `append…` calls,
@@ -146,19 +164,60 @@ public struct EventTable: Sendable {
         }
     }
 
+    /// Whether attribute number `index` holds text with few distinct values, kept as codes (see `categoryCode`).
+    public func isCategory(_ index: Int) -> Bool {
+        if case .category = slots[index] { return true }
+        return false
+    }
+
+    /// The code of the value of category attribute number `index` for event `event`: equal codes,
+    /// equal text; 0 for NULL, and `UInt16.max` for a value past the code space (compare its text).
+    @inline(__always)
+    public func categoryCode(_ index: Int, _ event: Int) -> UInt16 {
+        guard case .category(let s) = slots[index] else { preconditionFailure("\(attributes[index]) is not a category") }
+        return categories[s].codes[event]
+    }
+
+    /// Event numbers in the order of their ids (bytewise UTF-8, as SQLite orders text): sorted by
+    /// the ids' first eight bytes as one number, runs of equal prefixes then by the whole id.
+    public func idOrder() -> [UInt32] {
+        var keyed = (0..<count).map { (prefix: ids.prefix($0), event: UInt32($0)) }
+        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : idPrecedes(Int($0.event), Int($1.event)) }
+        return keyed.map(\.event)
+    }
+
     /// True when the id of event `a` sorts before the id of event `b` (bytewise UTF-8).
     public func idPrecedes(_ a: Int, _ b: Int) -> Bool {
-        ids[a]!.lexicographicallyPrecedes(ids[b]!)
+        ids.precedes(a, b)
     }
 
     /// The USGS id of event `i` as a string.
     public func id(_ i: Int) -> String { String(decoding: ids[i]!, as: UTF8.self) }
 }
 
+extension Array {
+    /// Removes the elements at `positions` (ascending), keeping the order of the rest, in one pass.
+    public mutating func remove(atAscending positions: [Int]) {
+        guard let first = positions.first else { return }
+        var write = first, next = 0
+        withUnsafeMutableBufferPointer { buffer in
+            for read in first..<buffer.count {
+                if next < positions.count && positions[next] == read {
+                    next += 1
+                    continue
+                }
+                buffer[write] = buffer[read]
+                write += 1
+            }
+        }
+        removeLast(count - write)
+    }
+}
+
 /// Text values in one byte pool; `ends[i]` is where value i ends, its top bit set for NULL.
 public struct TextColumn: Sendable {
-    private var pool: [UInt8] = []
-    private var ends: [UInt32] = []
+    var pool: [UInt8] = []
+    var ends: [UInt32] = []
 
     public init() {}
 
@@ -178,6 +237,51 @@ public struct TextColumn: Sendable {
         }
     }
 
+    /// Removes the values at `removed` (ascending positions).
+    mutating func removeValues(_ removed: [Int]) {
+        var write = 0, poolWrite = 0, next = 0
+        for read in ends.indices {
+            let start = read == 0 ? 0 : Int(ends[read - 1] & 0x7FFF_FFFF)
+            let end = ends[read]
+            if next < removed.count && removed[next] == read {
+                next += 1
+                continue
+            }
+            let length = Int(end & 0x7FFF_FFFF) - start
+            if poolWrite != start {
+                pool.withUnsafeMutableBufferPointer { p in
+                    for k in 0..<length { p[poolWrite + k] = p[start + k] }
+                }
+            }
+            poolWrite += length
+            ends[write] = UInt32(poolWrite) | (end & 0x8000_0000)
+            write += 1
+        }
+        ends.removeLast(ends.count - write)
+        pool.removeLast(pool.count - poolWrite)
+    }
+
+    /// The first eight bytes of value `i` as a big-endian number (zero-padded; 0 for NULL): prefixes
+    /// order as the values do, where they differ.
+    func prefix(_ i: Int) -> UInt64 {
+        let end = ends[i]
+        if end & 0x8000_0000 != 0 { return 0 }
+        let start = i == 0 ? 0 : Int(ends[i - 1] & 0x7FFF_FFFF)
+        var value: UInt64 = 0
+        for k in 0..<8 { value = value << 8 | UInt64(start + k < Int(end) ? pool[start + k] : 0) }
+        return value
+    }
+
+    /// True when value `a` sorts before value `b`, bytewise (NULL first), compared in place.
+    func precedes(_ a: Int, _ b: Int) -> Bool {
+        let endA = ends[a], endB = ends[b]
+        if endA & 0x8000_0000 != 0 || endB & 0x8000_0000 != 0 { return endA & 0x8000_0000 != 0 && endB & 0x8000_0000 == 0 }
+        let startA = a == 0 ? 0 : Int(ends[a - 1] & 0x7FFF_FFFF), startB = b == 0 ? 0 : Int(ends[b - 1] & 0x7FFF_FFFF)
+        let countA = Int(endA) - startA, countB = Int(endB) - startB
+        let order = pool.withUnsafeBufferPointer { memcmp($0.baseAddress! + startA, $0.baseAddress! + startB, min(countA, countB)) }
+        return order != 0 ? order < 0 : countA < countB
+    }
+
     /// Value number `i`, or `nil` for NULL.
     public subscript(i: Int) -> ArraySlice<UInt8>? {
         let end = ends[i]
@@ -191,8 +295,8 @@ public struct TextColumn: Sendable {
 struct IntegerColumn: Sendable {
     private static let null32 = Int32.min
     private static let null64 = Int64.min
-    private var narrow: [Int32] = []
-    private var wide: [Int64]?
+    var narrow: [Int32] = []
+    var wide: [Int64]?
 
     mutating func append(_ value: Int64?) {
         if wide != nil {
@@ -209,6 +313,11 @@ struct IntegerColumn: Sendable {
 
     mutating func reserveCapacity(_ events: Int) { narrow.reserveCapacity(events) }
 
+    /// Removes the values at `removed` (ascending positions).
+    mutating func removeValues(_ removed: [Int]) {
+        if wide != nil { wide!.remove(atAscending: removed) } else { narrow.remove(atAscending: removed) }
+    }
+
     subscript(i: Int) -> Int64? {
         if let wide { return wide[i] == Self.null64 ? nil : wide[i] }
         return narrow[i] == Self.null32 ? nil : Int64(narrow[i])
@@ -218,12 +327,22 @@ struct IntegerColumn: Sendable {
 /// Text values with few distinct values (event type, status, …), as 16-bit codes into
 /// a table (code 0 = NULL). Past 65,535 distinct values the rest are kept as text.
 struct CategoryColumn: Sendable {
-    private var codes: [UInt16] = []
-    private var values: [[UInt8]] = []
+    private(set) var codes: [UInt16] = []
+    private(set) var values: [[UInt8]] = []
     private var lookup: [[UInt8]: UInt16] = [:]
     private var lastCode: UInt16 = 0
     /// Values past the code space, by event.
-    private var overflow: [Int: [UInt8]] = [:]
+    private(set) var overflow: [Int: [UInt8]] = [:]
+
+    init() {}
+
+    /// A column of `codes` into `values` (code 0 = NULL, `UInt16.max` = the event's entry in `overflow`).
+    init(codes: [UInt16], values: [[UInt8]], overflow: [Int: [UInt8]]) {
+        self.codes = codes
+        self.values = values
+        self.overflow = overflow
+        lookup = Dictionary(values.enumerated().map { ($1, UInt16($0 + 1)) }, uniquingKeysWith: { first, _ in first })
+    }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer?) {
         guard let bytes else { codes.append(0); return }
@@ -247,6 +366,24 @@ struct CategoryColumn: Sendable {
     }
 
     mutating func reserveCapacity(_ events: Int) { codes.reserveCapacity(events) }
+
+    /// Removes the values at `removed` (ascending positions).
+    mutating func removeValues(_ removed: [Int]) {
+        codes.remove(atAscending: removed)
+        lastCode = 0
+        guard !overflow.isEmpty else { return }
+        var moved: [Int: [UInt8]] = [:]
+        for (event, value) in overflow {
+            var low = 0, high = removed.count
+            while low < high {
+                let mid = (low + high) / 2
+                if removed[mid] < event { low = mid + 1 } else { high = mid }
+            }
+            if low < removed.count && removed[low] == event { continue }
+            moved[event - low] = value
+        }
+        overflow = moved
+    }
 
     private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }

@@ -71,6 +71,14 @@ public struct FeatureIDs: Sendable {
         self.moved = moved
     }
 
+    /// The events whose number is not the base number of their id (moved by a collision), ascending.
+    public var movedEvents: [Int] { moved.keys.map(Int.init).sorted() }
+
+    /// The number of event `event` when a collision moved it off the base number of its id, else `nil`.
+    public func movedNumber(_ event: Int) -> UInt64? {
+        moved.isEmpty ? nil : moved[UInt32(event)]
+    }
+
     /// The feature id of event number `event`.
     public subscript(event: Int) -> UInt64 {
         if !moved.isEmpty, let number = moved[UInt32(event)] { return number }

@@ -126,8 +126,9 @@ public struct TileContent: Sendable {
         hasher.combine(UInt64(events.count))
         for e in events {
             let i = Int(e)
+            // The event fingerprint covers the id, so the feature id's base number; only a moved one is added.
             hasher.combine(table.fingerprint[i])
-            hasher.combine(featureIDs[i])
+            hasher.combine(featureIDs.movedNumber(i).map { $0 | 1 << 63 } ?? 0)
             hasher.combine(UInt64(minZoom[i]))
         }
         hasher.combine(UInt64(clusters.count))

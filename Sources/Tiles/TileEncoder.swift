@@ -5,7 +5,10 @@
 /// one point per cluster with `point_count`, `max_mag`, `first_time`, `last_time`
 /// and `expand_zoom`. Empty layers are left out. Extent 4096, no buffer: every
 /// event is in exactly one tile per zoom.
-public struct TileEncoder: Sendable {
+///
+/// A class: it holds the whole table and point set, and the tile workers share one
+/// (as a struct every copy retained each of their arrays).
+public final class TileEncoder: Sendable {
     /// The name of the events layer.
     public static let eventLayer = "quakes"
     /// The name of the clusters layer.
@@ -37,6 +40,7 @@ public struct TileEncoder: Sendable {
             var layer = PointLayerBuilder(name: Self.eventLayer, keys: attributes.map(\.rawValue), features: content.events.count)
             let minzoomIndex = attributes.firstIndex(of: .minzoom) ?? -1
             let idIndex = attributes.firstIndex(of: .id) ?? -1
+            let isCategory = attributes.indices.map(table.isCategory)
             for e in content.events {
                 let event = Int(e)
                 layer.beginFeature()
@@ -45,6 +49,9 @@ public struct TileEncoder: Sendable {
                         layer.tag(index, .unsigned(UInt64(minZoom[event])))
                     } else if index == idIndex {
                         layer.tag(index, .uniqueText(table.ids[event]!))  // ids are unique in a selection
+                    } else if isCategory[index] {
+                        let code = table.categoryCode(index, event)
+                        if code != 0 { layer.tag(index, code: code) { Self.layerValue(table.value(index, event)!) } }
                     } else if let value = table.value(index, event) {
                         layer.tag(index, Self.layerValue(value))
                     }

@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct BundleFilesTests {
     let bundle: ProofBundle
 
-    init() throws { bundle = try ProofBundle.shared.get() }
+    init() async throws { bundle = try await ProofBundle.shared.value }
 
     private func appDatabase() throws -> DatabaseQueue {
         var configuration = Configuration()

@@ -9,12 +9,13 @@ enum ExportHelpers {
     /// A logger that drops everything (the tests check summaries, not log lines).
     static let silentLogger = Logger(label: "export", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    /// Exports `store` into `out` silently.
-    static func export(_ store: TestStore, to out: URL, _ configure: (inout ExportOptions) -> Void = { _ in }) throws -> ExportSummary {
+    /// Exports `store` into `out` silently (or into `logger`).
+    static func export(_ store: TestStore, to out: URL, logger: Logger = silentLogger,
+                       _ configure: (inout ExportOptions) -> Void = { _ in }) throws -> ExportSummary {
         var options = ExportOptions()
         options.thinning.maxZoom = 7
         configure(&options)
-        return try Exporter.export(store: store.url, out: out, options: options, progress: Progress.silent, logger: ExportHelpers.silentLogger)
+        return try Exporter.export(store: store.url, out: out, options: options, progress: Progress.silent, logger: logger)
     }
 
     /// Every file under `directory`, relative path → bytes.
@@ -45,6 +46,35 @@ enum ExportHelpers {
                 tiles["\(row[0] as Int)/\(row[1] as Int)/\(row[2] as Int)"] = row[3]
             }
             return tiles
+        }
+    }
+}
+
+/// Keeps every message logged through it (debug level and up), for tests that check which way an export went.
+final class RecordedLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    /// A logger writing here.
+    var logger: Logger {
+        Logger(label: "export") { _ in Handler(log: self) }
+    }
+
+    /// The messages so far.
+    var messages: [String] { lock.withLock { lines } }
+
+    private struct Handler: LogHandler {
+        let log: RecordedLog
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .debug
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+
+        func log(event: LogEvent) {
+            log.lock.withLock { log.lines.append(event.message.description) }
         }
     }
 }

@@ -15,7 +15,7 @@ import TestSupport
 /// and lon -180. (The `antimeridian-window` sample is a query window written as
 /// -230…-213 and holds Japanese events at 130–146 E, none near ±180.)
 final class ProofBundle: Sendable {
-    static let shared = Result { try ProofBundle() }
+    static let shared = Task { try await ProofBundle() }
 
     let workspace: URL
     let events: [String: QuakeEvent]
@@ -25,7 +25,7 @@ final class ProofBundle: Sendable {
 
     static let maxZoom = 8
 
-    private init() throws {
+    private init() async throws {
         workspace = FileManager.default.temporaryDirectory.appendingPathComponent("quake-bake-proof-\(getpid())")
         Self.removeStaleCopies()
         try? FileManager.default.removeItem(at: workspace)
@@ -40,21 +40,21 @@ final class ProofBundle: Sendable {
         self.options = options
         summary = try Exporter.export(store: store.url, out: workspace.appendingPathComponent("bundles"), options: options,
                                       progress: Progress.silent, logger: ExportHelpers.silentLogger)
-        report = try Witness.readBundle(summary.directory)
+        report = try await BundleReport.read(summary.directory)
     }
 
     /// The published bundle directory.
     var directory: URL { summary.directory }
 
     /// Decoded event features per zoom: (tile, feature).
-    func eventFeatures(zoom: Int) -> [(tile: BundleReport.Tile, feature: BundleReport.Feature)] {
+    func eventFeatures(zoom: Int) -> [(tile: BundleReport.Tile, feature: DecodedFeature)] {
         report.mbtiles.tiles.filter { $0.z == zoom }.flatMap { tile in
             (tile.layers[TileEncoder.eventLayer]?.features ?? []).map { (tile, $0) }
         }
     }
 
     /// Decoded cluster features per zoom.
-    func clusterFeatures(zoom: Int) -> [(tile: BundleReport.Tile, feature: BundleReport.Feature)] {
+    func clusterFeatures(zoom: Int) -> [(tile: BundleReport.Tile, feature: DecodedFeature)] {
         report.mbtiles.tiles.filter { $0.z == zoom }.flatMap { tile in
             (tile.layers[TileEncoder.clusterLayer]?.features ?? []).map { (tile, $0) }
         }

@@ -65,11 +65,9 @@ import TestSupport
         event.mag = 9.5
         event.updated += 1
         try store.upsert([event])
-        for delay in [0.4, 0.9, 1.6] {
-            let process = try QuakeBakeCLI.start(arguments)
-            try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        // Killed while the tiles are made, while the archives are written, and just before publishing.
+        for marker in [nil, "quakes.pmtiles", "manifest.json"] {
+            _ = try await QuakeBakeCLI.run(arguments, killedWhen: { Self.versionBeingWritten(in: out, holds: marker) })
             // Whatever the moment, `current` names a complete bundle whose files match its manifest.
             let now = try current(out)
             try Self.verify(out.appendingPathComponent(now))
@@ -80,6 +78,15 @@ import TestSupport
         try Self.verify(out.appendingPathComponent(try current(out)))
         #expect(try current(out) != before)
         #expect(try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".qbtmp") }.isEmpty, "debris removed")
+    }
+
+    /// Whether the version being written under `out` (`.v….qbtmp/`) exists and holds the file `name` (any, when `nil`).
+    private static func versionBeingWritten(in out: URL, holds name: String?) -> Bool {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+        return names.contains { directory in
+            directory.hasPrefix(".v") && directory.hasSuffix(AtomicFile.temporarySuffix)
+                && (name.map { FileManager.default.fileExists(atPath: out.appendingPathComponent(directory).appendingPathComponent($0).path) } ?? true)
+        }
     }
 
     /// Checks every file a manifest lists against its size and sha256.

@@ -43,13 +43,4 @@ import TestSupport
         let queue = try DatabaseQueue(path: summary.directory.appendingPathComponent("quakes.sqlite").path)
         #expect(Set(try queue.read { try String.fetchAll($0, sql: "SELECT id FROM events") }) == expected)
     }
-
-    @Test func anEmptySelectionIsAnError() throws {
-        let dir = TemporaryDirectory("selection")
-        let store = try TestStore(workspace: dir.url, samples: ["feed-2.5_month-2025-10.geojson.gz"])
-        #expect(throws: QuakeBakeError.self) {
-            try ExportHelpers.export(store, to: dir.path("bundles")) { $0.selection.since = ISOTime.parse("2100-01-01") }
-        }
-        #expect(!FileManager.default.fileExists(atPath: dir.path("bundles/current").path))
-    }
 }

@@ -10,7 +10,7 @@ import TestSupport
     static let sample = "feed-all_week-2018-06.geojson.gz"
 
     @Test(arguments: [(20_000, 200_000), (500_000, 120)])
-    func tilesStayUnderTheLimitsAndTheCutsAreReported(maxBytes: Int, maxFeatures: Int) throws {
+    func tilesStayUnderTheLimitsAndTheCutsAreReported(maxBytes: Int, maxFeatures: Int) async throws {
         let dir = TemporaryDirectory("guard")
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
         let events = try store.events()
@@ -25,7 +25,7 @@ import TestSupport
         guard case .array(let warnings)? = manifest["warnings"] else { Issue.record("no warnings in the manifest"); return }
         #expect(warnings.count == summary.warnings.count)
 
-        let report = try Witness.readBundle(summary.directory)
+        let report = try await BundleReport.read(summary.directory)
         var zoomsByID: [String: [Int]] = [:]
         for tile in report.mbtiles.tiles {
             #expect(tile.bytes <= maxBytes)

@@ -68,6 +68,13 @@ final class TestStore: @unchecked Sendable {
         }
     }
 
+    /// Removes rows without a tombstone, as a merge does to the events it joins to another.
+    func remove(_ ids: [String]) throws {
+        try queue.write { db in
+            for id in ids { try db.execute(sql: "DELETE FROM events WHERE id = ?", arguments: [id]) }
+        }
+    }
+
     /// Every event of the store, by id.
     func events() throws -> [String: QuakeEvent] {
         try queue.read { db in

@@ -12,8 +12,6 @@ import TestSupport
         let directory = TemporaryDirectory()
         let arguments = ["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
                          "--start", "1973-01-01", "--end", "2024-01-01", "--quiet", "--retry-delay", "0.01"]
-        // The kills run on a dispatch thread: the test's own tasks can be starved by other
-        // suites for seconds, and a kill must land while the fetch is under way.
         let (kills, exits) = try await Self.killRepeatedly(arguments, workspace: Workspace(root: directory.url), trials: 5)
         let final = try await QuakeBakeCLI.run(arguments)
         #expect(final.status == 0, "\(final.standardError)")
@@ -41,32 +39,18 @@ import TestSupport
     /// its journal exists), the others after a random number of archived pages, well before the ~70
     /// windows of the plan are done. Returns the kills made and the exit statuses.
     static func killRepeatedly(_ arguments: [String], workspace: Workspace, trials: Int) async throws -> (Int, [Int32]) {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    var kills = 0
-                    var exits: [Int32] = []
-                    for trial in 0..<trials {
-                        let process = try QuakeBakeCLI.start(arguments)
-                        let target = trial == 0 ? 0 : Int.random(in: 1...30)
-                        while process.isRunning {
-                            if trial == 0 ? FileManager.default.fileExists(atPath: workspace.journalPath.path)
-                                          : ((try? Archive.pages(in: workspace).count) ?? 0) >= target { break }
-                            usleep(2_000)
-                        }
-                        if process.isRunning {
-                            kill(process.processIdentifier, SIGKILL)
-                            kills += 1
-                        }
-                        process.waitUntilExit()
-                        exits.append(process.terminationStatus)
-                    }
-                    continuation.resume(returning: (kills, exits))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
+        var kills = 0
+        var exits: [Int32] = []
+        for trial in 0..<trials {
+            let target = trial == 0 ? 0 : Int.random(in: 1...30)
+            let run = try await QuakeBakeCLI.run(arguments, killedWhen: {
+                trial == 0 ? FileManager.default.fileExists(atPath: workspace.journalPath.path)
+                           : ((try? Archive.pages(in: workspace).count) ?? 0) >= target
+            })
+            if run.killed { kills += 1 }
+            exits.append(run.status)
         }
+        return (kills, exits)
     }
 
     @Test func secondFetchOnTheSameWorkspaceRefuses() async throws {

@@ -53,32 +53,16 @@ import TestSupport
     /// Starts a bake and SIGKILLs it once the run history shows it in `stage` (or a later one),
     /// after a further random pause of up to 50 ms. Returns the stage it died in, or `nil` if it finished first.
     static func killDuring(_ stage: String, _ arguments: [String], workspace: Workspace) async throws -> String? {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                do {
-                    let previous = (try? RecordedRun.recent(in: workspace, limit: 1))?.first?.id ?? -1
-                    let process = try QuakeBakeCLI.start(arguments)
-                    let wanted = stages.firstIndex(of: stage)!
-                    while process.isRunning {
-                        if let run = try? RecordedRun.recent(in: workspace, limit: 1).first, run.id != previous,
-                           let index = stages.firstIndex(of: run.stage), index >= wanted { break }
-                        usleep(2_000)
-                    }
-                    usleep(UInt32.random(in: 0...50_000))
-                    var killedIn: String?
-                    if process.isRunning {
-                        kill(process.processIdentifier, SIGKILL)
-                        process.waitUntilExit()
-                        killedIn = try RecordedRun.recent(in: workspace, limit: 1).first?.stage
-                    } else {
-                        process.waitUntilExit()
-                    }
-                    continuation.resume(returning: killedIn)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let previous = (try? RecordedRun.recent(in: workspace, limit: 1))?.first?.id ?? -1
+        let wanted = stages.firstIndex(of: stage)!
+        let pause = UInt32.random(in: 0...50_000)
+        let run = try await QuakeBakeCLI.run(arguments, killedWhen: {
+            guard let run = try? RecordedRun.recent(in: workspace, limit: 1).first, run.id != previous,
+                  let index = stages.firstIndex(of: run.stage), index >= wanted else { return false }
+            usleep(pause)   // a random moment within the stage, not a wait for it
+            return true
+        })
+        return run.killed ? try RecordedRun.recent(in: workspace, limit: 1).first?.stage : nil
     }
 
     /// What is wrong with the current bundle: missing files, sizes or checksums that do not match its manifest.

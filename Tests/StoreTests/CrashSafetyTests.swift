@@ -26,7 +26,7 @@ import TestSupport
         #expect(summary.counts.inserted == 3 && summary.counts.updated == 1 && summary.counts.deleted == 1)
     }
 
-    @Test func aKilledIndexLeavesWholeSourcesOnlyAndTheNextRunCompletesIt() throws {
+    @Test func aKilledIndexLeavesWholeSourcesOnlyAndTheNextRunCompletesIt() async throws {
         let f = StoreFixture()
         var catalog = SyntheticCatalog(seed: 11)
         try f.index([f.page(catalog.events(2_000))])
@@ -34,19 +34,19 @@ import TestSupport
         let pages = try FeatureCollectionPages.write(events, pageSize: 2_000, to: f.directory.path("pages"))
         let workspace = f.directory.url
         var random = SeededRandom(seed: 5)
+        var indexed: Set<String> = []
         for trial in 0..<3 {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Shell.quakeBake)
-            process.arguments = ["index", "--quiet", "--workspace", workspace.path] + pages.flatMap { ["--from", $0.path] }
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(200_000 + random.unit() * 1_500_000))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            // Killed once one of the next three pages is stored (pages go in order, one transaction
+            // each), with more pages still to come.
+            let done = pages.filter { indexed.contains($0.path) }.count
+            let target = min(done + Int(random.unit() * 3), pages.count - 2)
+            let run = try await Self.run(["index", "--quiet", "--workspace", workspace.path] + pages.flatMap { ["--from", $0.path] },
+                                         killedOnceStored: events[target * 2_000].id, in: f.store)
+            #expect(run.killed, "trial \(trial)")
 
             #expect(try f.value("PRAGMA integrity_check") == "ok", "trial \(trial)")
             #expect(try f.value("SELECT rtreecheck('idx_events_geom')") == "ok", "trial \(trial)")
-            let indexed = Set(try f.sql("SELECT name FROM sources WHERE kind = 'file'"))
+            indexed = Set(try f.sql("SELECT name FROM sources WHERE kind = 'file'"))
             let stored = Set(try f.events().keys)
             for (page, slice) in zip(pages, stride(from: 0, to: events.count, by: 2_000).map { events[$0..<($0 + 2_000)] }) {
                 let present = slice.filter { stored.contains($0.id) }.count
@@ -58,17 +58,14 @@ import TestSupport
         #expect(try f.value("SELECT CheckSpatialIndex('events', 'geom')") == "1")
     }
 
-    @Test func aKilledFreshBuildLeavesNoStoreAndNoDebrisAfterTheNextRun() throws {
+    @Test func aKilledFreshBuildLeavesNoStoreAndNoDebrisAfterTheNextRun() async throws {
         let f = StoreFixture()
         let pages = try FeatureCollectionPages.write(SyntheticCatalog(seed: 3).prefix(20_000), pageSize: 2_000, to: f.directory.path("pages"))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Shell.quakeBake)
-        process.arguments = ["index", "--quiet", "--workspace", f.directory.url.path] + pages.flatMap { ["--from", $0.path] }
-        try process.run()
-        usleep(600_000)
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
         let storeDirectory = f.store.deletingLastPathComponent()
+        // Killed once the new store's scratch file exists: the build is under way.
+        _ = try await QuakeBakeCLI.run(["index", "--quiet", "--workspace", f.directory.url.path] + pages.flatMap { ["--from", $0.path] }, killedWhen: {
+            ((try? FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)) ?? []).contains { $0.hasSuffix(AtomicFile.temporarySuffix) }
+        })
         let left = try FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)
         // Either nothing is visible yet, or (a fast machine) the complete store.
         if FileManager.default.fileExists(atPath: f.store.path) {
@@ -79,6 +76,14 @@ import TestSupport
         try f.index(pages.prefix(1).map(IndexSource.file))
         let after = try FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)
         #expect(!after.contains { $0.contains(AtomicFile.temporarySuffix) }, "\(after)")
+    }
+
+    /// Runs `quake-bake arguments…` and SIGKILLs it as soon as the event `id` is in the store at `store`.
+    private static func run(_ arguments: [String], killedOnceStored id: String, in store: URL) async throws -> ChildProcess.Interruption {
+        // Read only by the polling thread while this function waits for it.
+        nonisolated(unsafe) let probe = try EventStore(opening: store)
+        defer { try? probe.close() }
+        return try await QuakeBakeCLI.run(arguments, killedWhen: { (try? probe.event(id: id)) != nil })
     }
 
     @Test func aRebuildSwapsInACompleteNewStore() throws {

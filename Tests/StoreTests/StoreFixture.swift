@@ -65,8 +65,9 @@ final class StoreFixture: @unchecked Sendable {
     }
 
     /// Runs SQL through the `spatialite` shell and returns its output lines.
+    /// (Blocking: the store tests call it from synchronous code throughout.)
     func sql(_ statements: String) throws -> [String] {
-        try Shell.run("spatialite", [store.path, statements]).output.split(separator: "\n").map(String.init)
+        try ChildProcess.runBlocking("spatialite", [store.path, statements]).checked().standardOutput.split(separator: "\n").map(String.init)
     }
 
     /// The one value a query answers.
@@ -106,58 +107,4 @@ func deletion(_ id: String, updated: Int64, ids: [String]? = nil) -> QuakeEvent 
     event.ids = ids ?? [id]
     event.status = "deleted"
     return event
-}
-
-/// Runs command-line tools (the witnesses and our own CLI).
-enum Shell {
-    struct Result {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
-
-    /// Runs `command` (found on PATH, or a path) and waits; throws when it cannot start.
-    @discardableResult
-    static func run(_ command: String, _ arguments: [String], check: Bool = true) throws -> Result {
-        let process = Process()
-        process.executableURL = command.contains("/") ? URL(fileURLWithPath: command) : URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command.contains("/") ? arguments : [command] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorData = ReadAll(errors.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let result = Result(status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
-                            errors: String(decoding: errorData.wait(), as: UTF8.self))
-        if check && result.status != 0 {
-            throw QuakeBakeError("\(command) \(arguments.joined(separator: " ").prefix(200)) failed (\(result.status)): \(result.errors)")
-        }
-        return result
-    }
-
-    /// The `quake-bake` executable built beside the test bundle.
-    static var quakeBake: String {
-        let runner = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0])
-        return runner.deletingLastPathComponent().appendingPathComponent("quake-bake").path
-    }
-}
-
-/// Reads a pipe to its end on a background thread (so a chatty child cannot block on a full pipe).
-final class ReadAll: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        Thread { [self] in
-            data = handle.readDataToEndOfFile()
-            done.signal()
-        }.start()
-    }
-
-    func wait() -> Data {
-        done.wait()
-        return data
-    }
 }

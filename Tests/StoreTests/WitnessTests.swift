@@ -8,20 +8,20 @@ import TestSupport
 /// Other tools open the store and see the geometry: `spatialite` and GDAL's `ogrinfo`,
 /// run as separate processes; the packed R-tree answers like a plain scan.
 @Suite struct WitnessTests {
-    @Test func ogrinfoSeesAPointLayerInWGS84WithEveryEvent() throws {
+    @Test func ogrinfoSeesAPointLayerInWGS84WithEveryEvent() async throws {
         let f = StoreFixture()
         try f.index([.file(TestData.usgs("feed-all_week-2018-06.geojson.gz"))])
-        let info = try Shell.run("ogrinfo", ["-ro", "-so", f.store.path, "events"]).output
+        let info = try await ChildProcess.run("ogrinfo", ["-ro", "-so", f.store.path, "events"]).checked().standardOutput
         #expect(info.contains("Geometry: Point"))
         #expect(info.contains("Feature Count: 4711"))
         #expect(info.contains("ID[\"EPSG\",4326]"))
         #expect(info.contains("Geometry Column NOT NULL = geom"))
         // A spatial filter (answered through the spatial index) counts what a plain scan counts.
-        let filtered = try Shell.run("ogrinfo", ["-ro", "-so", "-spat", "-125", "32", "-114", "42", f.store.path, "events"]).output
+        let filtered = try await ChildProcess.run("ogrinfo", ["-ro", "-so", "-spat", "-125", "32", "-114", "42", f.store.path, "events"]).checked().standardOutput
         let scanned = try f.value("SELECT count(*) FROM events WHERE longitude BETWEEN -125 AND -114 AND latitude BETWEEN 32 AND 42")
         #expect(filtered.contains("Feature Count: \(scanned)") && Int(scanned)! > 100)
         // And reads a feature's attributes and geometry back.
-        let feature = try Shell.run("ogrinfo", ["-ro", f.store.path, "-sql", "SELECT id, longitude, latitude, geom FROM events ORDER BY id LIMIT 1"]).output
+        let feature = try await ChildProcess.run("ogrinfo", ["-ro", f.store.path, "-sql", "SELECT id, longitude, latitude, geom FROM events ORDER BY id LIMIT 1"]).checked().standardOutput
         let row = try f.sql("SELECT id, longitude, latitude FROM events ORDER BY id LIMIT 1")[0].split(separator: "|")
         #expect(feature.contains("id (String) = \(row[0])"))
         #expect(feature.contains("POINT ("))

@@ -3,57 +3,25 @@ import Foundation
 /// Runs the built `quake-bake` executable as a real process, for tests of the command line.
 public enum QuakeBakeCLI {
     /// What a finished run printed and how it exited.
-    public struct Outcome: Sendable {
-        public var status: Int32
-        public var standardOutput: String
-        public var standardError: String
-    }
+    public typealias Outcome = ChildProcess.Outcome
 
     /// The binary (`$QUAKE_BAKE` overrides).
-    public static func executableURL() throws -> URL {
+    private static func executableURL() throws -> URL {
         try BuiltExecutable.url(named: "quake-bake", override: "QUAKE_BAKE")
     }
 
-    /// Starts `quake-bake arguments…` without waiting (for tests that kill it).
-    public static func start(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        return process
+    /// Starts `quake-bake arguments…` without waiting, its output discarded (for tests that kill it).
+    public static func start(_ arguments: [String]) throws -> Process {
+        try ChildProcess.start(executableURL().path, arguments)
     }
 
     /// Runs `quake-bake arguments…` to the end, without blocking a thread of Swift's cooperative pool.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
-        let process = Process()
-        process.executableURL = try executableURL()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        let output = TemporaryDirectory("quake-bake-cli")
-        let out = output.path("stdout"), err = output.path("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try await exit(of: process)
-        return Outcome(status: process.terminationStatus,
-                       standardOutput: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
-                       standardError: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    public static func run(_ arguments: [String]) async throws -> Outcome {
+        try await ChildProcess.run(executableURL().path, arguments)
     }
 
-    /// Starts `process` and waits for it to end.
-    public static func exit(of process: Process) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+    /// Runs `quake-bake arguments…` and SIGKILLs it as soon as `moment()` holds (see `ChildProcess.run(_:_:killedWhen:)`).
+    public static func run(_ arguments: [String], killedWhen moment: @escaping @Sendable () -> Bool) async throws -> ChildProcess.Interruption {
+        try await ChildProcess.run(executableURL().path, arguments, killedWhen: moment)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import QuakeCatalog
 import QuakeTiles
 import Testing
+import TestSupport
 
 /// SipHash, feature ids, Web Mercator, tile keys.
 @Suite struct PrimitivesTests {
@@ -15,9 +16,9 @@ import Testing
         #expect(words.finalize() == SipHasher.hash(Array(0..<8 as Range<UInt8>)))
     }
 
-    @Test func featureIDsMatchAnIndependentImplementation() throws {
+    @Test func featureIDsMatchAnIndependentImplementation() async throws {
         let ids = ["us7000abcd", "ci40123456", "nc73912345", "ak0241ha8yl1", "", "hv70306777", "Ñuñoa-東京"]
-        let python = try JSONDecoder().decode([String: UInt64].self, from: TilesWitness.run(["featureids"] + ids))
+        let python = try JSONDecoder().decode([String: UInt64].self, from: await WitnessScript.run("tiles_witness.py", ["featureids"] + ids))
         for id in ids {
             #expect(FeatureID.base(Array(id.utf8)) == python[id], "\(id)")
             #expect(FeatureID.base(Array(id.utf8)) < 1 << 53)
@@ -75,7 +76,7 @@ import Testing
         #expect(worst <= 0.5 + 1e-6)
     }
 
-    @Test func pmtilesIDsMatchThePMTilesPackage() throws {
+    @Test func pmtilesIDsMatchThePMTilesPackage() async throws {
         var keys: [TileKey] = [TileKey(z: 0, x: 0, y: 0)]
         for z in [1, 2, 3, 7, 12, 16] {
             let n = UInt32(1) << UInt32(z)
@@ -83,7 +84,7 @@ import Testing
                 keys.append(TileKey(z: z, x: min(x, n - 1), y: min(y, n - 1)))
             }
         }
-        let python = try JSONDecoder().decode([String: UInt64].self, from: TilesWitness.run(["tileids"] + keys.map(\.description)))
+        let python = try JSONDecoder().decode([String: UInt64].self, from: await WitnessScript.run("tiles_witness.py", ["tileids"] + keys.map(\.description)))
         for key in keys {
             #expect(key.pmtilesID == python[key.description], "\(key)")
             #expect(TileKey(packed: key.packed) == key)

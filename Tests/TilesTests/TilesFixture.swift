@@ -18,27 +18,30 @@ enum TilesFixture {
     /// An `EventTable` holding `events` with `attributes`, as the exporter fills it from the store.
     static func table(_ events: [QuakeEvent], attributes: [EventAttribute] = EventAttribute.defaults) -> EventTable {
         var table = EventTable(attributes: attributes)
-        for event in events {
-            Array(event.id.utf8).withUnsafeBytes { id in
-                table.appendEvent(id: id, longitude: event.longitude!, latitude: event.latitude!, magnitude: event.mag,
-                                  time: event.time!, fingerprint: UInt64(truncatingIfNeeded: event.updated))
-            }
-            for (index, attribute) in table.storedAttributes.enumerated() {
-                switch attribute {
-                case .depthKm: table.appendReal(index, event.depthKm)
-                case .cdi: table.appendReal(index, event.cdi)
-                case .place: text(&table, index, event.place)
-                case .eventType: text(&table, index, event.eventType)
-                case .status: text(&table, index, event.status)
-                case .alert: text(&table, index, event.alert)
-                case .tsunami: table.appendInteger(index, event.tsunami.map(Int64.init))
-                case .sig: table.appendInteger(index, event.sig.map(Int64.init))
-                case .updated: table.appendInteger(index, event.updated)
-                default: fatalError("the fixture does not fill \(attribute)")
-                }
+        for event in events { append(event, to: &table) }
+        return table
+    }
+
+    /// Appends `event` to `table` (its fingerprint is its `updated`).
+    static func append(_ event: QuakeEvent, to table: inout EventTable) {
+        Array(event.id.utf8).withUnsafeBytes { id in
+            table.appendEvent(id: id, longitude: event.longitude!, latitude: event.latitude!, magnitude: event.mag,
+                              time: event.time!, fingerprint: UInt64(truncatingIfNeeded: event.updated))
+        }
+        for (index, attribute) in table.storedAttributes.enumerated() {
+            switch attribute {
+            case .depthKm: table.appendReal(index, event.depthKm)
+            case .cdi: table.appendReal(index, event.cdi)
+            case .place: text(&table, index, event.place)
+            case .eventType: text(&table, index, event.eventType)
+            case .status: text(&table, index, event.status)
+            case .alert: text(&table, index, event.alert)
+            case .tsunami: table.appendInteger(index, event.tsunami.map(Int64.init))
+            case .sig: table.appendInteger(index, event.sig.map(Int64.init))
+            case .updated: table.appendInteger(index, event.updated)
+            default: fatalError("the fixture does not fill \(attribute)")
             }
         }
-        return table
     }
 
     private static func text(_ table: inout EventTable, _ index: Int, _ value: String?) {
@@ -65,22 +68,5 @@ enum TilesFixture {
         let x = (event.longitude! + 180) / 360 * cellsAcross
         let y = (1 - log(tan(lat) + 1 / cos(lat)) / .pi) / 2 * cellsAcross
         return [Int(min(x.rounded(.down), cellsAcross - 1)), Int(min(y.rounded(.down), cellsAcross - 1))]
-    }
-}
-
-/// Runs `Tests/BundlesTests/witness/tiles_witness.py` (third-party readers only) and decodes its JSON.
-enum TilesWitness {
-    static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestData.projectRoot.appendingPathComponent("Tests/BundlesTests/witness/tiles_witness.py").path] + arguments
-        let scratch = TemporaryDirectory("tiles-witness")
-        let out = scratch.path("out")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return try Data(contentsOf: out)
     }
 }

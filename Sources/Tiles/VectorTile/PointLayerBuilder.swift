@@ -21,6 +21,8 @@ struct PointLayerBuilder {
     private var signeds: [Int64: UInt32] = [:]
     private var texts: [Text: UInt32] = [:]
     private var tags: [UInt32] = []
+    /// Per key position: value index + 1 by category code (0 = not seen yet).
+    private var codeValues: [[UInt32]]
     private(set) var featureCount = 0
 
     /// A tag value.
@@ -68,6 +70,7 @@ struct PointLayerBuilder {
         self.name = name
         keyNames = keys
         keyIndex = Array(repeating: -1, count: keys.count)
+        codeValues = Array(repeating: [], count: keys.count)
         texts.reserveCapacity(features)
         doubles.reserveCapacity(features)
         unsigneds.reserveCapacity(features)
@@ -78,14 +81,32 @@ struct PointLayerBuilder {
 
     /// Adds a tag to the current feature: key number `key` (a position in `keys`) with `value`.
     mutating func tag(_ key: Int, _ value: Value) {
+        tags.append(keyNumber(key))
+        tags.append(index(of: value))
+    }
+
+    /// Adds a tag whose value is text known by a category code (equal codes, equal text; `UInt16.max`
+    /// is no code): the value table is searched once per code, and `value` is asked for only then.
+    mutating func tag(_ key: Int, code: UInt16, _ value: () -> Value) {
+        tags.append(keyNumber(key))
+        guard code != UInt16.max else { return tags.append(index(of: value())) }
+        if codeValues[key].count <= Int(code) { codeValues[key] += Array(repeating: 0, count: Int(code) + 1 - codeValues[key].count) }
+        let known = codeValues[key][Int(code)]
+        if known != 0 { return tags.append(known - 1) }
+        let i = index(of: value())
+        codeValues[key][Int(code)] = i + 1
+        tags.append(i)
+    }
+
+    /// The number of key `key` in the layer's key table, adding it on first use.
+    private mutating func keyNumber(_ key: Int) -> UInt32 {
         var k = keyIndex[key]
         if k < 0 {
             k = Int32(usedKeys.count)
             keyIndex[key] = k
             usedKeys.append(key)
         }
-        tags.append(UInt32(k))
-        tags.append(index(of: value))
+        return UInt32(k)
     }
 
     /// Ends the current feature: a point at (x, y) tile units with feature id `id`.

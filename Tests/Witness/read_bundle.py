@@ -8,7 +8,7 @@ and prints one JSON document on stdout:
   {"mbtiles": {"metadata": {...}, "application_id": n,
                "tiles": [{"z", "x", "y", "tms_row", "sha256", "bytes",
                           "layers": {name: {"version", "extent",
-                                            "features": [{"id", "x", "y", "properties"}]}}}]},
+                                            "features": [{"id", "type", "x", "y", "properties"}]}}}]},
    "pmtiles": {"header": {...}, "metadata": {...},
                "tiles": [{"z", "x", "y", "sha256"}],   # from pmtiles.reader.all_tiles
                "get_mismatches": n}}                   # Reader.get(z, x, y) != MBTiles blob
@@ -36,7 +36,7 @@ def decode(blob):
             geometry = feature["geometry"]
             assert geometry["type"] == "Point", geometry
             x, y = geometry["coordinates"]
-            features.append({"id": feature.get("id"), "x": x, "y": y, "properties": feature["properties"]})
+            features.append({"id": feature.get("id"), "type": geometry["type"], "x": x, "y": y, "properties": feature["properties"]})
         out[name] = {"version": layer["version"], "extent": layer["extent"], "features": features}
     return out
 

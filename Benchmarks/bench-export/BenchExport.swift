@@ -1,0 +1,137 @@
+// bench-export: figures for the `## export` section of BENCHMARKS.md.
+//
+//   bench-export [--data DIR] [--work DIR] [--synthetic N] [--zooms 10,12] [--runs N] [--no-real] [--no-synthetic] [--keep]
+//
+// (a) the real 440,728 events of DIR/usgs/csv/all_day-union-2022-2026.csv.gz, as
+//     FeatureCollection pages of 20,000, indexed into a fresh store (QuakeStore's
+//     Indexer), then exported at each max zoom;
+// (b) 1,000 of those events changed (newer `updated`, magnitude, position), indexed
+//     into the same store, then exported again at max zoom 10 over (a copy of) the z10
+//     bundle, --runs times (incremental: only changed rows are read, unchanged tiles
+//     are reused); the fastest run is reported;
+// (c) N (default 1,000,000) synthetic events (SyntheticCatalog, seed 42), the same way;
+// (d) the first 100,000 synthetic events at max zoom 5 and 12, the sizes tippecanoe
+//     was timed on (see BENCHMARKS.md).
+// Every index and export runs in a child process (`bench-export child-index|child-export`),
+// so the peak RSS and the CPU time are the export's own.
+import ArgumentParser
+import BenchSupport
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+
+@main
+struct BenchExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-export",
+        abstract: "Prints the export figures of BENCHMARKS.md (## export) as a Markdown table.",
+        subcommands: [Measure.self, ChildExport.self, ChildIndex.self],
+        defaultSubcommand: Measure.self)
+}
+
+/// The benchmark itself (the default subcommand).
+struct Measure: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "measure", abstract: "Index and export the benchmark inputs; print the table.")
+
+    @Option(help: ArgumentHelp("The shared data directory (holds usgs/csv/all_day-union-2022-2026.csv.gz).", valueName: "dir"))
+    var data = "../shared/data"
+
+    @Option(help: ArgumentHelp("Scratch directory, emptied first.", valueName: "dir"))
+    var work = NSTemporaryDirectory() + "quake-bake-bench-export"
+
+    @Option(help: "Synthetic events for run (c).")
+    var synthetic = 1_000_000
+
+    @Option(help: ArgumentHelp("Max zooms of runs (a) and (c), comma-separated.", valueName: "list"))
+    var zooms = "10,12"
+
+    @Option(help: "Incremental exports in run (b), each over a fresh copy of the z10 bundle; the fastest is reported.")
+    var runs = 3
+
+    @Flag(help: "Skip the real-data runs (a) and (b).")
+    var noReal = false
+
+    @Flag(help: "Skip the synthetic runs (c) and (d).")
+    var noSynthetic = false
+
+    @Flag(help: "Keep the work directory.")
+    var keep = false
+
+    func validate() throws {
+        guard synthetic >= 100_000 else { throw ValidationError("--synthetic must be at least 100000 (run (d) takes the first 100,000)") }
+        guard runs >= 1 else { throw ValidationError("--runs must be at least 1") }
+        guard !maxZooms.isEmpty, maxZooms.allSatisfy({ (0...16).contains($0) }) else { throw ValidationError("--zooms takes zooms 0…16, e.g. 10,12") }
+    }
+
+    private var maxZooms: [Int] { zooms.split(separator: ",").compactMap { Int($0) } }
+
+    func run() throws {
+        let data = URL(fileURLWithPath: data)
+        let work = URL(fileURLWithPath: work)
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { if !keep { try? FileManager.default.removeItem(at: work) } }
+
+        print("bench-export on \(ProcessInfo.processInfo.activeProcessorCount) cores; work directory \(work.path)")
+        print(ExportFigures.header)
+        let realFile = data.appendingPathComponent("usgs/csv/all_day-union-2022-2026.csv.gz")
+        if noReal {
+            print(ExportFigures.note("(a) real", "skipped (--no-real)"))
+        } else if FileManager.default.fileExists(atPath: realFile.path) {
+            try measureReal(realFile, in: work.appendingPathComponent("real"))
+        } else {
+            print(ExportFigures.note("(a), (b) real", "\(realFile.path) not found (../shared/data is absent): real-data runs skipped"))
+        }
+
+        guard !noSynthetic else { return }
+        let synthetic = work.appendingPathComponent("synthetic")
+        let (store, indexSeconds) = try Children.buildStore(SyntheticCatalog(seed: 42).prefix(self.synthetic), in: synthetic)
+        for zoom in maxZooms {
+            print(try Children.export(store: store, out: synthetic.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
+                .row("(c) synthetic", maxZoom: zoom, indexSeconds: indexSeconds))
+        }
+        if !keep { try? FileManager.default.removeItem(at: synthetic) }
+
+        let small = work.appendingPathComponent("synthetic-100k")
+        let (smallStore, smallIndexSeconds) = try Children.buildStore(SyntheticCatalog(seed: 42).prefix(100_000), in: small)
+        for zoom in [5, 12] {
+            print(try Children.export(store: smallStore, out: small.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
+                .row("(d) synthetic", maxZoom: zoom, indexSeconds: smallIndexSeconds))
+        }
+    }
+
+    /// Runs (a) and (b).
+    private func measureReal(_ file: URL, in directory: URL) throws {
+        let page = CatalogFile.read(file)
+        if let problem = page.problem { throw QuakeBakeError(problem) }
+        let (store, indexSeconds) = try Children.buildStore(page.events, in: directory)
+        for zoom in Set(maxZooms + [10]).sorted() {
+            let figures = try Children.export(store: store, out: directory.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
+            if maxZooms.contains(zoom) { print(figures.row("(a) real", maxZoom: zoom, indexSeconds: indexSeconds)) }
+        }
+        // (b) 1,000 changed versions of stored events (every 440th: all four years, all regions),
+        // then incremental exports over copies of the z10 bundle.
+        let step = page.events.count / 1000
+        let changed = stride(from: 0, to: page.events.count, by: step).prefix(1000).map { i -> QuakeEvent in
+            var e = page.events[i]
+            e.updated += 60_000
+            e.mag = (e.mag ?? 1) + 0.3
+            e.latitude = min(90, (e.latitude ?? 0) + 0.01)
+            e.status = "reviewed"
+            return e
+        }
+        let changes = directory.appendingPathComponent("changes")
+        _ = try FeatureCollectionPages.write(changed, pageSize: 20_000, to: changes)
+        let changeSeconds = try Children.index(store: store, pages: changes)
+        let before = directory.appendingPathComponent("bundles-z10")
+        let copy = directory.appendingPathComponent("bundles-z10-incremental")
+        var fastest: ExportFigures?
+        for _ in 0..<runs {
+            try? FileManager.default.removeItem(at: copy)
+            try FileManager.default.copyItem(at: before, to: copy)
+            let figures = try Children.export(store: store, out: copy, maxZoom: 10)
+            if fastest == nil || figures.seconds < fastest!.seconds { fastest = figures }
+        }
+        print(fastest!.row("(b) real, 1,000 changed, incremental", maxZoom: 10, indexSeconds: changeSeconds))
+    }
+}

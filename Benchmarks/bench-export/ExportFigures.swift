@@ -1,0 +1,44 @@
+import Foundation
+import QuakeCommon
+
+/// What one child export measured, and its row of the Markdown table.
+struct ExportFigures: Codable {
+    var events: Int
+    var seconds: Double
+    /// CPU time of the child process (user and system, every thread).
+    var cpuSeconds: Double
+    /// The one-minute load average when the export started (the two cores are shared).
+    var load: String
+    var tiles: Int
+    var encoded: Int
+    var reused: Int
+    var bytes: Int
+    var pmtilesBytes: Int
+    var largestTile: Int
+    var warnings: Int
+    var peakResidentBytes: Int
+
+    static let header = """
+        | run | events | max zoom | index | export | export CPU | load | index + export | tiles | tiles/s | encoded / reused | peak RSS (export) | bundle | of which PMTiles | largest tile | size-guard cuts |
+        |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+        """
+
+    /// A row that only says something about `run`.
+    static func note(_ run: String, _ text: String) -> String {
+        "| \(run) | \(text) |" + String(repeating: " |", count: 14)
+    }
+
+    func row(_ label: String, maxZoom: Int, indexSeconds: Double?) -> String {
+        let index = indexSeconds.map { String(format: "%.1f s", $0) } ?? "–"
+        let total = indexSeconds.map { String(format: "%.1f s", $0 + seconds) } ?? "–"
+        return "| \(label) | \(Format.count(events)) | \(maxZoom) | \(index) | \(String(format: "%.2f s", seconds)) "
+            + "| \(String(format: "%.2f s", cpuSeconds)) | \(load) | \(total) "
+            + "| \(Format.count(tiles)) | \(Format.count(Int(Double(tiles) / seconds))) | \(Format.count(encoded)) / \(Format.count(reused)) "
+            + "| \(Format.bytes(peakResidentBytes)) | \(Format.bytes(bytes)) | \(Format.bytes(pmtilesBytes)) | \(Format.bytes(largestTile)) | \(warnings) |"
+    }
+
+    /// The one-minute load average (`/proc/loadavg`), or `?`.
+    static func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
+    }
+}

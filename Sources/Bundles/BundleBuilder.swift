@@ -1,0 +1,131 @@
+import Foundation
+import QuakeCommon
+import QuakeTiles
+
+/// Writes every file of a bundle but the app database and the manifest: tiles, the two
+/// archives, the tile state, GeoJSON, timeline and preview.
+enum BundleBuilder {
+    struct Built {
+        let baked: TileBaker.Result
+        let metadata: TilesetMetadata
+        let zooms: [ZoomSummary]
+        let geoJSONZooms: [Int]
+        let warnings: [String]
+    }
+
+    /// Builds the files into `directory`; `previous` is the current bundle, whose tiles are
+    /// reused where their content is unchanged. `thinned` is called once the events are
+    /// thinned, with each event's minzoom and the row keys of the events whose feature id moved.
+    static func build(read: SelectionRead.Result, options: ExportOptions, directory: URL, previous: URL?,
+                      progress: any ProgressSink, stopwatch: inout Stopwatch,
+                      thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
+        let table = read.snapshot.table
+        let thinningOptions = options.thinning
+        let points = PointSet(table: table, buildTimeOrder: thinningOptions.stride > 1)
+        let featureIDs = FeatureID.assign(table)
+        FreedMemory.release()
+        stopwatch.lap("ordered the points")
+        let optionsDigest = ExportState.optionsDigest(options)
+        var previousState: ExportState?
+        var previousArchive: URL?
+        if options.reuseTiles, let previous, let state = ExportState.read(previous.appendingPathComponent(ExportState.fileName)),
+           state.optionsDigest == optionsDigest {
+            previousState = state
+            previousArchive = previous.appendingPathComponent("quakes.pmtiles")
+        }
+        let data = try TileData(fresh: directory.appendingPathComponent("tiles" + AtomicFile.temporarySuffix), previous: previousArchive)
+        let reusable = data.hasPrevious ? previousState : nil
+        let unchanged = reusable == nil ? nil : read.previous.map {
+            unchangedEvents($0, keys: read.snapshot.eventKeys, featureIDs: featureIDs, options: thinningOptions)
+        }
+        let baker = TileBaker(table: table, points: points, featureIDs: featureIDs, options: thinningOptions,
+                              previous: reusable, unchanged: unchanged, data: data, progress: progress)
+        let baked = try baker.bake()
+        let thinning = baked.thinning
+        thinned(thinning.minZoom, featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] })
+        FreedMemory.release()
+        stopwatch.lap("thinned and made \(baked.records.count) tiles (\(baked.encoded) encoded: \(baked.encodedFeatures) features, "
+                      + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es))")
+        progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
+
+        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: baked.records)
+        FreedMemory.release()
+        stopwatch.lap("tileset metadata")
+        let offsets = try PMTilesWriter.write(records: baked.records, data: data, metadata: metadata.pmtilesJSON,
+                                              header: metadata.pmtilesHeader, to: directory.appendingPathComponent("quakes.pmtiles"))
+        stopwatch.lap("wrote quakes.pmtiles")
+        try MBTilesWriter.write(records: baked.records, data: data, metadata: metadata.mbtilesRows,
+                                to: directory.appendingPathComponent("quakes.mbtiles"))
+        FreedMemory.release()
+        stopwatch.lap("wrote quakes.mbtiles")
+        let stateEntries = zip(baked.records, offsets).map { record, offset in
+            ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offset, length: record.length,
+                              oversize: false, dataHash: record.dataHash, events: UInt32(record.events), clusters: UInt32(record.clusters))
+        }
+        let state = ExportState(optionsDigest: optionsDigest, entries: stateEntries + baked.oversize)
+        try write(state.encoded(), to: directory.appendingPathComponent(ExportState.fileName))
+
+        let zooms = zoomSummaries(records: baked.records, thinning: thinning, options: thinningOptions, events: table.count)
+        let geoJSONZooms = zooms.filter { $0.events + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
+        let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)
+        if !layers.isEmpty { try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true) }
+        for layer in layers {
+            let url = directory.appendingPathComponent("geojson/z\(layer.zoom).geojson.gz")
+            try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
+            SQLiteBuild.fsync(url)
+        }
+        try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
+        try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
+                  to: directory.appendingPathComponent("preview.html"))
+        stopwatch.lap("wrote state, GeoJSON, timeline and preview")
+        let warnings = thinning.actions.map { action -> String in
+            let why = action.reason == .bytes
+                ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"
+                : "to stay under \(Format.count(thinningOptions.maxTileFeatures)) features"
+            return "tile \(action.tile): \(Format.count(action.events)) events, kept the \(Format.count(action.kept)) biggest \(why)"
+        }
+        return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, warnings: warnings)
+    }
+
+    /// What the previous export knew of each event of this one: known when it was there unchanged
+    /// and its feature id has not moved (a collision came or went), and the tiles that lost an event.
+    private static func unchangedEvents(_ previous: SelectionRead.Previous, keys: [UInt64], featureIDs: FeatureIDs,
+                                        options: ThinningOptions) -> TileBaker.UnchangedEvents {
+        var known = [Bool](repeating: false, count: keys.count)
+        for i in 0..<previous.kept { known[i] = true }
+        for event in featureIDs.movedEvents { known[event] = false }
+        if !previous.movedKeys.isEmpty {
+            let moved = Set(previous.movedKeys)
+            for (event, key) in keys.enumerated() where moved.contains(key) { known[event] = false }
+        }
+        var stale = Set<UInt64>()
+        for (longitude, latitude) in previous.removed {
+            let x = WebMercator.worldX(longitude: longitude), y = WebMercator.worldY(latitude: latitude)
+            for zoom in options.minZoom...options.maxZoom {
+                stale.insert(TileKey(z: zoom, x: WebMercator.tileIndex(x, zoom: zoom), y: WebMercator.tileIndex(y, zoom: zoom)).packed)
+            }
+        }
+        return TileBaker.UnchangedEvents(known: known, minZoom: previous.minZoom, staleTiles: stale)
+    }
+
+    private static func zoomSummaries(records: [TileRecord], thinning: Thinning, options: ThinningOptions, events: Int) -> [ZoomSummary] {
+        var shown = [Int](repeating: 0, count: options.maxZoom + 2)
+        for mz in thinning.minZoom where mz != Thinning.never { shown[Int(mz)] += 1 }
+        var cumulative = 0
+        return (0...options.maxZoom).compactMap { zoom -> ZoomSummary? in
+            cumulative += shown[zoom]
+            guard zoom >= options.minZoom else { return nil }
+            let tiles = records.filter { $0.key.z == zoom }
+            return ZoomSummary(zoom: zoom, tiles: tiles.count, events: cumulative,
+                               clusters: tiles.reduce(0) { $0 + Int($1.clusters) },
+                               clusteredEvents: options.clusters ? events - cumulative : 0,
+                               largestTileBytes: Int(tiles.map(\.length).max() ?? 0))
+        }
+    }
+
+    /// Writes a file of the (unpublished) bundle and flushes it to disk.
+    static func write(_ data: Data, to url: URL) throws {
+        try data.write(to: url)
+        SQLiteBuild.fsync(url)
+    }
+}

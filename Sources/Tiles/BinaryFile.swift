@@ -1,0 +1,205 @@
+import Foundation
+
+/// Writes a file of raw values and arrays in the machine's byte order, for caches that
+/// only the same program reads back (the export's event cache): no parsing, and each
+/// array goes to the file straight from its storage, so a large table is not copied.
+///
+/// Every value and array is added to a running checksum that `finish()` writes last;
+/// `BinaryReader` recomputes it, so a torn or damaged file is refused, not misread.
+public struct BinaryWriter {
+    private let descriptor: Int32
+    private let url: URL
+    private var staging: [UInt8] = []
+    private var checksum = Checksum()
+
+    /// Creates (or truncates) the file at `url`.
+    public init(url: URL) throws {
+        descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw BinaryFileError("cannot create \(url.path): \(String(cString: strerror(errno)))") }
+        self.url = url
+        staging.reserveCapacity(1 << 16)
+    }
+
+    /// Adds one number.
+    public mutating func put<T: FixedWidthInteger>(_ value: T) throws {
+        try withUnsafeBytes(of: value) { try stage($0) }
+    }
+
+    /// Adds one double (its bits).
+    public mutating func put(_ value: Double) throws { try put(value.bitPattern) }
+
+    /// Adds an array: its count, then its elements' bytes.
+    public mutating func put<T: BitwiseCopyable>(_ array: [T]) throws {
+        try put(UInt64(array.count))
+        try array.withUnsafeBytes { bytes in
+            if bytes.count < 1 << 12 { return try stage(bytes) }
+            checksum.add(bytes)
+            try flush()
+            try writeAll(bytes)
+        }
+    }
+
+    /// Writes the checksum and closes the file.
+    public mutating func finish() throws {
+        withUnsafeBytes(of: checksum.value) { staging.append(contentsOf: $0) }
+        try flush()
+        guard close(descriptor) == 0 else { throw BinaryFileError("cannot close \(url.path): \(String(cString: strerror(errno)))") }
+    }
+
+    /// Closes the file without finishing it (after an error).
+    public func abandon() { close(descriptor) }
+
+    private mutating func stage(_ bytes: UnsafeRawBufferPointer) throws {
+        checksum.add(bytes)
+        staging.append(contentsOf: bytes)
+        if staging.count >= 1 << 16 { try flush() }
+    }
+
+    private mutating func flush() throws {
+        guard !staging.isEmpty else { return }
+        try staging.withUnsafeBytes { try writeAll($0) }
+        staging.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw BinaryFileError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+}
+
+/// Reads a file written by `BinaryWriter`, value by value in the same order; arrays are read
+/// from the file straight into their storage (the file is never held in memory whole).
+public final class BinaryReader {
+    private let descriptor: Int32
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    private var start = 0
+    private var end = 0
+    private var checksum = Checksum()
+
+    /// Opens the file at `url` (`nil` when it cannot be opened).
+    public init?(url: URL) {
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+    }
+
+    deinit { close(descriptor) }
+
+    /// The next number.
+    public func get<T: FixedWidthInteger>(_ type: T.Type = T.self) throws -> T {
+        var value = T.zero
+        try withUnsafeMutableBytes(of: &value) { try fill($0) }
+        return value
+    }
+
+    /// The next double.
+    public func get(_ type: Double.Type) throws -> Double { Double(bitPattern: try get(UInt64.self)) }
+
+    /// The next array (at most `limit` elements).
+    public func get<T: BitwiseCopyable>(_ type: [T].Type, limit: Int = Int(Int32.max)) throws -> [T] {
+        let count = try get(UInt64.self)
+        guard count <= UInt64(limit) else { throw BinaryFileError("an array is longer than its limit") }
+        let n = Int(count)
+        return try [T](unsafeUninitializedCapacity: n) { storage, initialized in
+            try fill(UnsafeMutableRawBufferPointer(storage))
+            initialized = n
+        }
+    }
+
+    /// Checks the checksum and that nothing follows it.
+    public func finish() throws {
+        let expected = checksum.value
+        let stored = try get(UInt64.self)
+        var extra: UInt8 = 0
+        guard stored == expected else { throw BinaryFileError("the checksum does not match") }
+        guard start == end, read(descriptor, &extra, 1) == 0 else { throw BinaryFileError("bytes follow the checksum") }
+    }
+
+    /// Fills `target` with the next bytes of the file.
+    private func fill(_ target: UnsafeMutableRawBufferPointer) throws {
+        var done = 0
+        let buffered = min(end - start, target.count)
+        if buffered > 0 {
+            buffer.withUnsafeBytes { target.baseAddress!.copyMemory(from: $0.baseAddress! + start, byteCount: buffered) }
+            start += buffered
+            done = buffered
+        }
+        if target.count - done >= buffer.count {
+            while done < target.count {
+                let got = read(descriptor, target.baseAddress! + done, target.count - done)
+                if got < 0 && errno == EINTR { continue }
+                guard got > 0 else { throw BinaryFileError("the file ends early") }
+                done += got
+            }
+        }
+        while done < target.count {
+            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { throw BinaryFileError("the file ends early") }
+            (start, end) = (0, got)
+            let take = min(got, target.count - done)
+            buffer.withUnsafeBytes { (target.baseAddress! + done).copyMemory(from: $0.baseAddress!, byteCount: take) }
+            start = take
+            done += take
+        }
+        checksum.add(UnsafeRawBufferPointer(target))
+    }
+}
+
+/// A damaged or foreign binary file.
+public struct BinaryFileError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A fast 64-bit checksum over a sequence of byte runs (four multiply-rotate lanes of 8-byte
+/// words): enough to notice a torn or damaged cache file, not a cryptographic hash.
+private struct Checksum {
+    private var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63)
+    private var length: UInt64 = 0
+    private static let prime: UInt64 = 0x9FB2_1C65_1E98_DF25
+
+    @inline(__always)
+    private static func mix(_ lane: UInt64, _ word: UInt64) -> UInt64 {
+        let x = (lane ^ word) &* prime
+        return (x << 31 | x >> 33) &+ word
+    }
+
+    mutating func add(_ bytes: UnsafeRawBufferPointer) {
+        var (a, b, c, d) = lanes
+        var i = 0
+        let n = bytes.count
+        while i + 32 <= n {
+            a = Self.mix(a, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            b = Self.mix(b, bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            c = Self.mix(c, bytes.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+            d = Self.mix(d, bytes.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+            i += 32
+        }
+        while i + 8 <= n {
+            a = Self.mix(a, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < n {
+            tail |= UInt64(bytes[i]) << shift
+            shift += 8
+            i += 1
+        }
+        b = Self.mix(b, tail ^ UInt64(n))
+        lanes = (a, b, c, d)
+        length &+= UInt64(n)
+    }
+
+    var value: UInt64 {
+        let (a, b, c, d) = lanes
+        var h = Self.mix(Self.mix(Self.mix(Self.mix(length, a), b), c), d)
+        h ^= h >> 29
+        return h &* Self.prime
+    }
+}

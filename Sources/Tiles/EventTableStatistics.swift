@@ -1,0 +1,89 @@
+/// Figures over one attribute of many events, read straight from the columns (for the
+/// `tilestats` of the tileset metadata, which look at every shown event).
+extension EventTable {
+    /// The values of attribute number `index` (in `attributes`) of `events` as numbers, NULLs left out;
+    /// text attributes and `minzoom` give none.
+    public func numbers(_ index: Int, of events: [Int]) -> [Double] {
+        var out: [Double] = []
+        out.reserveCapacity(events.count)
+        func collect(_ value: (Int) -> Double?) {
+            for e in events { if let v = value(e) { out.append(v) } }
+        }
+        switch slots[index] {
+        case .magnitude: collect { magnitude[$0].isNaN ? nil : magnitude[$0] }
+        case .time: collect { Double(time[$0]) }
+        case .real(let s): reals[s].withUnsafeBufferPointer { column in collect { column[$0].isNaN ? nil : column[$0] } }
+        case .integer(let s): collect { integers[s][$0].map(Double.init) }
+        case .id, .text, .category, .computed: break
+        }
+        return out
+    }
+
+    /// How many distinct values text attribute number `index` takes among `events` (NULLs not
+    /// counted): exact for ids (unique in a selection) and categories, by a 64-bit hash for free text.
+    public func distinctTextCount(_ index: Int, of events: [Int]) -> Int {
+        switch slots[index] {
+        case .id:
+            return events.count
+        case .category(let s):
+            return categories[s].distinctCount(of: events)
+        case .text(let s):
+            var hashes = events.compactMap { texts[s].hash($0) }
+            hashes.sort()
+            var count = 0
+            var last: UInt64?
+            for h in hashes where h != last { count += 1; last = h }
+            return count
+        case .magnitude, .time, .real, .integer, .computed:
+            return 0
+        }
+    }
+}
+
+extension TextColumn {
+    /// A 64-bit hash of value `i` (`nil` for NULL), read in place: a word at a time, for counting
+    /// distinct values (not stable across versions; nothing stores it).
+    func hash(_ i: Int) -> UInt64? {
+        let end = ends[i]
+        if end & 0x8000_0000 != 0 { return nil }
+        let start = i == 0 ? 0 : Int(ends[i - 1] & 0x7FFF_FFFF)
+        return pool.withUnsafeBytes { raw in
+            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(Int(end) - start)
+            var p = start
+            while p + 8 <= Int(end) {
+                h = (h ^ raw.loadUnaligned(fromByteOffset: p, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
+                h ^= h >> 32
+                p += 8
+            }
+            var tail: UInt64 = 0
+            var shift: UInt64 = 0
+            while p < Int(end) {
+                tail |= UInt64(raw[p]) << shift
+                shift += 8
+                p += 1
+            }
+            h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
+            return h ^ (h >> 29)
+        }
+    }
+}
+
+extension CategoryColumn {
+    /// How many distinct values `events` hold (NULLs not counted).
+    func distinctCount(of events: [Int]) -> Int {
+        var seen = [Bool](repeating: false, count: values.count + 1)
+        var count = 0
+        var extra = Set<[UInt8]>()
+        for e in events {
+            let code = codes[e]
+            if code == 0 { continue }
+            if code == UInt16.max {
+                extra.insert(overflow[e]!)
+            } else if !seen[Int(code)] {
+                seen[Int(code)] = true
+                count += 1
+            }
+        }
+        return count + extra.count
+    }
+}

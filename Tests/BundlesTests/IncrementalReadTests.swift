@@ -1,0 +1,121 @@
+import Foundation
+import Logging
+import QuakeBundles
+import QuakeCatalog
+import Testing
+import TestSupport
+
+/// An export over a current bundle reads only the store rows whose (id, updated) changed,
+/// and still makes the bundle a full export makes, byte for byte.
+@Suite struct IncrementalReadTests {
+    static let sample = "feed-all_week-2020-06.geojson.gz"
+
+    /// Exports into `out`, then the same store from scratch into `full`; expects the same bytes.
+    private func exportAndCompare(_ store: TestStore, _ dir: TemporaryDirectory, logger: Logger = ExportHelpers.silentLogger,
+                                  _ configure: @escaping (inout ExportOptions) -> Void = { _ in }) throws -> ExportSummary {
+        let incremental = try ExportHelpers.export(store, to: dir.path("bundles"), logger: logger, configure)
+        let full = try ExportHelpers.export(store, to: dir.path("full-\(UUID().uuidString)")) { configure(&$0); $0.reuseTiles = false }
+        #expect(incremental.changed && full.rowsRead == full.events)
+        #expect(try ExportHelpers.differences(incremental.directory, full.directory) == [])
+        return incremental
+    }
+
+    @Test func aLateVersionBelowTheHighWaterMarkIsRead() throws {
+        let dir = TemporaryDirectory("incremental-late")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"))
+        #expect(first.rowsRead == first.events)
+        // The oldest version in the store gets a newer one that is still far older than the high-water mark.
+        var event = try #require(try store.events().values.min { ($0.updated, $0.id) < ($1.updated, $1.id) })
+        event.updated += 1
+        event.mag = (event.mag ?? 1) + 2
+        try store.upsert([event])
+        let log = RecordedLog()
+        let second = try exportAndCompare(store, dir, logger: log.logger)
+        #expect(second.rowsRead == 1 && second.highWaterMark == first.highWaterMark)
+        #expect(second.bundleVersion != first.bundleVersion)
+        // The app database took the unchanged rows from the previous one.
+        #expect(log.messages.contains { $0.contains("rows (merged with the previous bundle's)") }, "\(log.messages)")
+    }
+
+    @Test func mergesDeletionsAndEventsLeavingOrEnteringTheSelectionMatchAFullExport() throws {
+        let dir = TemporaryDirectory("incremental-merge")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let selection: (inout ExportOptions) -> Void = { $0.selection.minMagnitude = 1.5 }
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"), selection)
+        let all = try store.events().values.filter { $0.mag != nil }.sorted { $0.id < $1.id }
+        let source = Dictionary(uniqueKeysWithValues: CatalogFile.read(TestData.usgs(Self.sample)).events.map { ($0.id, $0) })
+        let inside = all.filter { $0.mag! >= 1.5 }, outside = all.filter { $0.mag! < 1.5 }
+        #expect(inside.count > 100 && outside.count > 100)
+
+        // A merge: `joined` goes, `keeper` takes its id and a newer version.
+        let (joined, keeper) = (inside[10], inside[20])
+        var merged = source[keeper.id]!
+        merged.ids = [keeper.id, joined.id]
+        merged.updated += 5_000
+        try store.remove([joined.id])
+        // One event leaves the selection, one enters it, one is deleted, one is new.
+        var leaving = source[inside[30].id]!, entering = source[outside[5].id]!
+        leaving.mag = 1.0
+        leaving.updated += 1
+        entering.mag = 4.4
+        entering.updated += 1
+        var fresh = source[inside[40].id]!
+        (fresh.id, fresh.ids, fresh.longitude) = ("qbfresh1", ["qbfresh1"], fresh.longitude! * 0.5)
+        try store.upsert([merged, leaving, entering, fresh])
+        try store.delete([inside[50].id], updated: all.map(\.updated).max()! + 10)
+
+        let second = try exportAndCompare(store, dir, selection)
+        #expect(second.rowsRead == 4)
+        #expect(second.events == first.events - 3 + 2)
+        let ids = Set(try store.events().values.filter { ($0.mag ?? 0) >= 1.5 }.map(\.id))
+        #expect(ids.contains(entering.id) && ids.contains("qbfresh1") && !ids.contains(leaving.id) && !ids.contains(joined.id))
+    }
+
+    @Test func manyChangesReadTheWholeStore() throws {
+        let dir = TemporaryDirectory("incremental-many")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        _ = try ExportHelpers.export(store, to: dir.path("bundles"))
+        let all = try store.events().values.sorted { $0.id < $1.id }
+        let source = Dictionary(uniqueKeysWithValues: CatalogFile.read(TestData.usgs(Self.sample)).events.map { ($0.id, $0) })
+        try store.upsert(all.enumerated().filter { $0.offset % 3 == 0 }.map { var e = source[$0.element.id]!; e.updated += 1; return e })
+        let second = try exportAndCompare(store, dir)
+        #expect(second.rowsRead == second.events)
+    }
+
+    @Test func aDamagedMissingOrForeignCacheMeansAFullRead() throws {
+        let dir = TemporaryDirectory("incremental-cache")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"))
+        let cache = dir.path("bundles/.export-cache/events.bin")
+        var bytes = try Data(contentsOf: cache)
+        #expect(bytes.count > first.events * 40)
+        var event = try #require(try store.events().values.min { $0.id < $1.id })
+
+        func change() throws {
+            event.updated += 1
+            event.mag = (event.mag ?? 1) + 0.1
+            try store.upsert([event])
+        }
+        // A flipped byte in the middle: the checksum refuses the file.
+        bytes[bytes.count / 2] ^= 0x40
+        try bytes.write(to: cache)
+        try change()
+        #expect(try exportAndCompare(store, dir).rowsRead == first.events)
+        // The cache made by that export works again.
+        try change()
+        #expect(try exportAndCompare(store, dir).rowsRead == 1)
+        // No cache.
+        try FileManager.default.removeItem(at: cache)
+        try change()
+        #expect(try exportAndCompare(store, dir).rowsRead == first.events)
+        // Other attributes: the cached table does not hold them.
+        try change()
+        let other = try exportAndCompare(store, dir) { $0.attributes = [.id, .mag, .time, .minzoom, .place] }
+        #expect(other.rowsRead == other.events)
+        // Other thinning options: the rows are read incrementally, the tiles all made anew.
+        try change()
+        let thinning = try exportAndCompare(store, dir) { $0.attributes = [.id, .mag, .time, .minzoom, .place]; $0.thinning.perCell = 2 }
+        #expect(thinning.rowsRead == 1 && thinning.reusedTiles == 0)
+    }
+}

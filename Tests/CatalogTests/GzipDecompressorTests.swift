@@ -1,0 +1,89 @@
+import Foundation
+import QuakeCommon
+import Testing
+import TestSupport
+
+/// `Gzip.Decompressor`: compressed pieces in, decompressed pieces out, whatever the cut.
+@Suite struct GzipDecompressorTests {
+    /// Feeds `data` in pieces of `pieceSize` bytes and reads into a buffer of `outputSize` bytes.
+    static func streamed(_ data: Data, pieceSize: Int, outputSize: Int) throws -> Data {
+        let gzip = try Gzip.Decompressor()
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: outputSize)
+        for start in stride(from: 0, to: data.count, by: pieceSize) {
+            gzip.feed(data.subdata(in: start..<min(start + pieceSize, data.count)))
+            while true {
+                let produced = try buffer.withUnsafeMutableBytes { try gzip.read(into: $0) }
+                if produced == 0 { break }
+                output.append(contentsOf: buffer[..<produced])
+            }
+        }
+        try gzip.finish()
+        return output
+    }
+
+    /// The error `body` throws, as text; `nil` when it throws none.
+    static func failure(_ body: () throws -> Data) -> String? {
+        do {
+            _ = try body()
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aRealFileReadsTheSameInAnyPieces() throws {
+        let file = try Data(contentsOf: TestData.usgs("query-m6-1973-2023.csv.gz"))
+        let whole = try Gzip.decompress(file)
+        #expect(whole.count > 1_000_000)
+        #expect(String(decoding: whole.prefix(5), as: UTF8.self) == "time,")
+        for (piece, output) in [(1 << 18, 1 << 18), (1 << 16, 1 << 20), (4_093, 977), (file.count, 1 << 16)] {
+            #expect(try Self.streamed(file, pieceSize: piece, outputSize: output) == whole, "pieces of \(piece), output \(output)")
+        }
+    }
+
+    @Test func tinyPiecesAndATinyBufferStillReadEverything() throws {
+        let text = Data((0..<20_000).map { "line \($0): \(String(repeating: "x", count: $0 % 37))\n" }.joined().utf8)
+        let compressed = try Gzip.compress(text)
+        #expect(try Self.streamed(compressed, pieceSize: 1, outputSize: 1) == text)
+        #expect(try Self.streamed(compressed, pieceSize: 3, outputSize: 7) == text)
+    }
+
+    @Test func everyMemberIsReadAndZeroPaddingAfterTheLastIsAllowed() throws {
+        let first = Data("first member\n".utf8), second = Data(repeating: 0x41, count: 100_000)
+        let members = try Gzip.compress(first) + Gzip.compress(second)
+        let padded = members + Data(count: 512)
+        for data in [members, padded] {
+            #expect(try Gzip.decompress(data) == first + second)
+            for piece in [1, 2, 5, 64, 1_000, data.count] {
+                #expect(try Self.streamed(data, pieceSize: piece, outputSize: 4_096) == first + second, "pieces of \(piece)")
+            }
+        }
+        // Anything but zeros after the padding is not gzip.
+        let damaged = padded + Data([0x1f])
+        #expect(Self.failure { try Gzip.decompress(damaged) }?.contains("gzip: corrupt data") == true)
+        #expect(Self.failure { try Self.streamed(damaged, pieceSize: 100, outputSize: 4_096) }?.contains("gzip: corrupt data") == true)
+    }
+
+    @Test func dataCutAnywhereInsideAMemberIsTruncated() throws {
+        let text = Data((0..<500).map { "row \($0)\n" }.joined().utf8)
+        let member = try Gzip.compress(text)
+        let two = member + member
+        for cut in Array(1..<member.count) + [member.count + 1, member.count + 10, two.count - 1] {
+            let prefix = two.prefix(cut)
+            #expect(Self.failure { try Gzip.decompress(prefix) } == "gzip: data is truncated", "cut at \(cut)")
+            #expect(Self.failure { try Self.streamed(prefix, pieceSize: 97, outputSize: 1_000) } == "gzip: data is truncated", "cut at \(cut)")
+        }
+        // Cut exactly between members, the data is whole.
+        #expect(try Self.streamed(two.prefix(member.count), pieceSize: 97, outputSize: 1_000) == text)
+    }
+
+    @Test func corruptDataAndEmptyInput() throws {
+        var damaged = try Gzip.compress(Data((0..<500).map { "row \($0)\n" }.joined().utf8))
+        damaged[damaged.count - 6] ^= 0xff   // the CRC
+        #expect(Self.failure { try Self.streamed(damaged, pieceSize: 50, outputSize: 1_000) } == "gzip: corrupt data (incorrect data check)")
+        #expect(Self.failure { try Self.streamed(Data("plain text".utf8), pieceSize: 50, outputSize: 1_000) } == "gzip: corrupt data (incorrect header check)")
+        #expect(try Self.streamed(Data(), pieceSize: 50, outputSize: 1_000).isEmpty)
+        #expect(try Gzip.decompress(Data()).isEmpty)
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// Runs a command as a child process, for tests: `quake-bake`, the Python witnesses, `spatialite`, `ogrinfo`.
+///
+/// `command` is a path, or a name looked up on `PATH`; the child inherits this process's
+/// environment. Standard input is empty; standard output and error are captured to files
+/// (a chatty child never blocks on a full pipe).
+///
+/// ```swift
+/// let outcome = try await ChildProcess.run("ogrinfo", ["-ro", "-so", store.path])
+/// let json = try await ChildProcess.run("python3", [script.path]).checked().standardOutput
+/// let run = try await ChildProcess.run(quakeBake.path, ["index", …], killedWhen: { journalExists() })
+/// ```
+public enum ChildProcess {
+    /// How a finished run exited and what it printed.
+    public struct Outcome: Sendable {
+        /// The command line, for messages.
+        public var command: String
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+
+        /// This outcome when the exit status is 0; else throws naming the command, its status and its standard error.
+        public func checked() throws -> Outcome {
+            guard status != 0 else { return self }
+            throw Failure(description: "\(command) exited with status \(status): \(standardError)")
+        }
+    }
+
+    /// A command that could not start, or that failed (see `Outcome.checked()`).
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs the command to its end without blocking a thread of Swift's cooperative pool.
+    public static func run(_ command: String, _ arguments: [String]) async throws -> Outcome {
+        let launch = try Launch(command, arguments)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            do {
+                try launch.start { continuation.resume() }
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        return launch.outcome()
+    }
+
+    /// Runs the command to its end, blocking the calling thread: only for callers that cannot be
+    /// `async` (the store tests' `sql` helper, called from synchronous code throughout).
+    public static func runBlocking(_ command: String, _ arguments: [String]) throws -> Outcome {
+        let launch = try Launch(command, arguments)
+        // A semaphore, not `Process.waitUntilExit`, which polls a run loop.
+        let exited = DispatchSemaphore(value: 0)
+        try launch.start { exited.signal() }
+        exited.wait()
+        return launch.outcome()
+    }
+
+    /// Starts the command and returns at once, its output discarded (for tests that kill it).
+    public static func start(_ command: String, _ arguments: [String]) throws -> Process {
+        let process = try discarding(command, arguments)
+        try launch(process, command, arguments)
+        return process
+    }
+
+    /// How a run that was to be killed ended.
+    public struct Interruption: Sendable {
+        /// Whether SIGKILL ended it; `false` when it ended before the moment came.
+        public var killed: Bool
+        /// The exit status, or the signal that ended it.
+        public var status: Int32
+    }
+
+    /// Starts the command, SIGKILLs it as soon as `moment()` holds, and waits for it to end.
+    ///
+    /// Starting, polling `moment` (every 2 ms) and killing all happen on a dispatch thread: under
+    /// load Swift's cooperative pool can be starved for seconds, and the kill must land while the
+    /// work it interrupts is under way. Standard output and error are discarded.
+    public static func run(_ command: String, _ arguments: [String],
+                           killedWhen moment: @escaping @Sendable () -> Bool) async throws -> Interruption {
+        let process = try discarding(command, arguments)
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try launch(process, command, arguments)
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                var signalled = false
+                while exited.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+                    if !signalled && moment() {
+                        kill(process.processIdentifier, SIGKILL)
+                        signalled = true
+                    }
+                }
+                let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
+                continuation.resume(returning: Interruption(killed: killed, status: process.terminationStatus))
+            }
+        }
+    }
+
+    /// A process for `command`, not yet started.
+    private static func configured(_ command: String, _ arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = try executable(command)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        return process
+    }
+
+    /// `command` itself when it is a path, else the first executable of that name on `PATH`.
+    private static func executable(_ command: String) throws -> URL {
+        if command.contains("/") { return URL(fileURLWithPath: command) }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for directory in path.split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(command)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        throw Failure(description: "cannot run \(command): not found on PATH (\(path))")
+    }
+
+    /// A process for `command` whose output goes nowhere, not yet started.
+    private static func discarding(_ command: String, _ arguments: [String]) throws -> Process {
+        let process = try configured(command, arguments)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        return process
+    }
+
+    /// Starts `process`; the error names the command when it cannot.
+    private static func launch(_ process: Process, _ command: String, _ arguments: [String]) throws {
+        do {
+            try process.run()
+        } catch {
+            throw Failure(description: "cannot run \(commandLine(command, arguments)): \(error)")
+        }
+    }
+
+    /// The command line as a person would type it, shortened for messages.
+    private static func commandLine(_ command: String, _ arguments: [String]) -> String {
+        let line = ([command] + arguments).joined(separator: " ")
+        return line.count > 300 ? line.prefix(300) + "…" : line
+    }
+
+    /// A configured process whose standard output and error go to files of a temporary directory.
+    private final class Launch: @unchecked Sendable {
+        let process: Process
+        private let command: String
+        private let arguments: [String]
+        private let files = TemporaryDirectory("child-process")
+
+        init(_ command: String, _ arguments: [String]) throws {
+            self.command = command
+            self.arguments = arguments
+            process = try ChildProcess.configured(command, arguments)
+            process.standardOutput = try emptyFile("stdout")
+            process.standardError = try emptyFile("stderr")
+        }
+
+        private func emptyFile(_ name: String) throws -> FileHandle {
+            _ = FileManager.default.createFile(atPath: files.path(name).path, contents: nil)
+            return try FileHandle(forWritingTo: files.path(name))
+        }
+
+        /// Starts the process; `exited` is called once it has ended.
+        func start(exited: @escaping @Sendable () -> Void) throws {
+            process.terminationHandler = { _ in exited() }
+            try ChildProcess.launch(process, command, arguments)
+        }
+
+        /// What the finished process printed and how it exited.
+        func outcome() -> Outcome {
+            Outcome(command: ChildProcess.commandLine(command, arguments), status: process.terminationStatus,
+                    standardOutput: (try? String(contentsOf: files.path("stdout"), encoding: .utf8)) ?? "",
+                    standardError: (try? String(contentsOf: files.path("stderr"), encoding: .utf8)) ?? "")
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import QuakeCatalog
+import QuakeTiles
+import Testing
+import TestSupport
+
+/// The event table's binary form (the export's event cache) and its in-place removal of events.
+@Suite struct EventTableCodingTests {
+    static let attributes: [EventAttribute] = [.id, .mag, .time, .depthKm, .place, .eventType, .status, .alert, .tsunami, .sig, .updated, .minzoom]
+
+    /// Every value of every attribute of every event, as text, for comparing tables.
+    static func contents(_ table: EventTable) -> [String] {
+        (0..<table.count).map { e in
+            "\(table.id(e)) \(table.longitude[e]) \(table.latitude[e]) \(table.fingerprint[e]) "
+                + table.attributes.indices.map { "\(String(describing: table.value($0, e)))" }.joined(separator: "|")
+        }
+    }
+
+    static func events() -> [QuakeEvent] {
+        // `updated` (ms since 1970) needs 64 bits, `sig` 32; one event has no magnitude, another odd text.
+        var events = TilesFixture.events(["feed-all_week-2018-06.geojson.gz"])
+        events[5].mag = nil
+        events[8].place = "Ōkoku \"quoted\" \\ <tag>"
+        return events
+    }
+
+    @Test func aTableReadsBackAsItWasWritten() throws {
+        let table = TilesFixture.table(Self.events(), attributes: Self.attributes)
+        let dir = TemporaryDirectory("table-coding")
+        var out = try BinaryWriter(url: dir.path("table.bin"))
+        try table.write(to: &out)
+        try out.put(UInt64(42))
+        try out.finish()
+        let input = try #require(BinaryReader(url: dir.path("table.bin")))
+        let read = try EventTable(reading: input, attributes: Self.attributes)
+        #expect(try input.get(UInt64.self) == 42)
+        try input.finish()
+        #expect(read.count == table.count && read.count > 1_000)
+        #expect(Self.contents(read) == Self.contents(table))
+    }
+
+    @Test func aDamagedOrShortFileIsRefused() throws {
+        let table = TilesFixture.table(Self.events(), attributes: Self.attributes)
+        let dir = TemporaryDirectory("table-coding")
+        var out = try BinaryWriter(url: dir.path("table.bin"))
+        try table.write(to: &out)
+        try out.finish()
+        var bytes = try Data(contentsOf: dir.path("table.bin"))
+        bytes[bytes.count / 3] ^= 0x01
+        try bytes.write(to: dir.path("flipped.bin"))
+        try bytes.prefix(bytes.count - 100).write(to: dir.path("short.bin"))
+        for name in ["flipped.bin", "short.bin"] {
+            let input = try #require(BinaryReader(url: dir.path(name)))
+            #expect(throws: BinaryFileError.self, "\(name)") {
+                _ = try EventTable(reading: input, attributes: Self.attributes)
+                try input.finish()
+            }
+        }
+    }
+
+    @Test(arguments: [[0], [1, 2, 3], [7, 100, 101, 1_000], Array(stride(from: 0, to: 4_000, by: 3))])
+    func removingEventsKeepsTheOthersInOrder(_ removed: [Int]) {
+        let events = Self.events()
+        var table = TilesFixture.table(events, attributes: Self.attributes)
+        let removedSet = Set(removed.filter { $0 < events.count })
+        table.removeEvents(removed.filter { $0 < events.count })
+        let expected = TilesFixture.table(events.enumerated().filter { !removedSet.contains($0.offset) }.map(\.element), attributes: Self.attributes)
+        #expect(table.count == events.count - removedSet.count)
+        #expect(Self.contents(table) == Self.contents(expected))
+        // Appending after a removal continues every column.
+        TilesFixture.append(events[0], to: &table)
+        #expect(Self.contents(table) == Self.contents(expected) + Self.contents(TilesFixture.table([events[0]], attributes: Self.attributes)))
+    }
+
+    @Test func arraysLoseTheElementsAtAscendingPositions() {
+        var numbers = Array(0..<20)
+        numbers.remove(atAscending: [0, 3, 4, 19])
+        #expect(numbers == [1, 2] + Array(5..<19))
+        var untouched = [1, 2, 3]
+        untouched.remove(atAscending: [])
+        #expect(untouched == [1, 2, 3])
+    }
+}
