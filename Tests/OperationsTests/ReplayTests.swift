@@ -56,8 +56,10 @@ import TestSupport
                 Issue.record("step \(step) (\(ISOTime.format(milliseconds: progress.asOf))): \(comparison)")
             }
             if step % 100 == 0 {
-                print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: progress.asOf)), \(served.events) events, "
+                print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: progress.asOf)), \(served.events) events "
+                      + "served, \(applied) versions applied, \(renamed) preferred-id changes, \(deleted) deletions; "
                       + "\(mismatchedSteps) mismatched steps so far, \(Int(Date().timeIntervalSince(began))) s")
+                fflush(stdout)  // a long replay is watched while it runs
             }
         }
         let faults = try await standIn.requests().filter { $0.fault != nil }.count
