@@ -59,7 +59,7 @@ import TestSupport
                 print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: progress.asOf)), \(served.events) events "
                       + "served, \(applied) versions applied, \(renamed) preferred-id changes, \(deleted) deletions; "
                       + "\(mismatchedSteps) mismatched steps so far, \(Int(Date().timeIntervalSince(began))) s")
-                fflush(stdout)  // a long replay is watched while it runs
+                fflush(nil)  // a long replay is watched while it runs
             }
         }
         let faults = try await standIn.requests().filter { $0.fault != nil }.count
