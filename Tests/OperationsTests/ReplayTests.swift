@@ -13,18 +13,46 @@ import TestSupport
 /// The overlap is 25 hours: the history was recorded by observers polling the feed, who saw
 /// some versions up to 24 hours after their `updated` time, so a version may first be served
 /// that long after the high-water mark passed its `updated` (the real service's lag is minutes).
+///
+/// A long replay can be stopped and taken up again: with `QUAKE_BAKE_REPLAY_DIR` set, the
+/// workspace and a progress file live there, and a new run first brings the stand-in back to
+/// the last completed step (its simulation is seeded and advances step by step, so the same
+/// steps give the same catalog), then goes on from the next one.
 @Suite(.serialized) struct ReplayTests {
+    /// What a replay has done so far, kept in `QUAKE_BAKE_REPLAY_DIR/progress.json`.
+    struct Progress: Codable, Equatable {
+        var file: String
+        var start: String
+        var completedSteps = 0
+        var mismatchedSteps = 0
+        /// Faults injected up to the last progress line (a stopped run's later ones are not counted).
+        var faults = 0
+        var seconds = 0.0
+    }
+
     @Test func replayedHistoryStaysExactAtEveryStep() async throws {
         let environment = ProcessInfo.processInfo.environment
         let file = environment["QUAKE_BAKE_REPLAY_FILE"].map { URL(fileURLWithPath: $0) }
             ?? TestData.history("all_day-versions-2024-10.csv.gz")
         let start = environment["QUAKE_BAKE_REPLAY_START"] ?? "2024-10-01T00:00:00Z"
         let steps = environment["QUAKE_BAKE_REPLAY_STEPS"].flatMap(Int.init) ?? 124
+        let temporary = TemporaryDirectory("replay")
+        let directory = environment["QUAKE_BAKE_REPLAY_DIR"].map { URL(fileURLWithPath: $0) } ?? temporary.url
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let progressFile = directory.appendingPathComponent("progress.json")
+        var progress = Progress(file: file.lastPathComponent, start: start)
+        if let data = try? Data(contentsOf: progressFile) {
+            let saved = try JSONDecoder().decode(Progress.self, from: data)
+            try #require(saved.file == progress.file && saved.start == progress.start,
+                         "\(progressFile.path) is a replay of \(saved.file) from \(saved.start); start afresh (Scripts/replay --fresh)")
+            progress = saved
+        }
         let standIn = try StandInProcess(
             faults: ["503,rate=0.02,seed=3", "disconnect,rate=0.01,seed=5", "wrongcount=2,rate=0.03,seed=9,on=count"],
             replay: .init(file: file, start: start, seed: 11, renameRate: 0.005, deleteRate: 0.002))
-        let directory = TemporaryDirectory("replay")
-        let config = directory.path("bake.yaml")
+        let config = directory.appendingPathComponent("bake.yaml")
+        let workspace = directory.appendingPathComponent("ws")
+        let store = workspace.appendingPathComponent("store/quakes.sqlite")
         let selectionStart = ISOTime.format(milliseconds: ISOTime.parse(start)! - 30 * 86_400_000)
         try """
             service: \(standIn.baseURL.absoluteString)
@@ -32,44 +60,51 @@ import TestSupport
             fetch: { overlap: 25h, retry_delay: 0.01, max_attempts: 8 }
             export: { max_zoom: 3, keep: 2 }
             """.write(to: config, atomically: true, encoding: .utf8)
-        let arguments = ["bake", "--config", config.path, "--workspace", directory.path("ws").path, "--quiet"]
+        let arguments = ["bake", "--config", config.path, "--workspace", workspace.path, "--quiet"]
 
-        var mismatchedSteps = 0
+        // Taking up a stopped replay: the stand-in replays the completed steps again, without bakes.
+        var totals: StandInProcess.ReplayProgress.Counts?
+        for _ in 0..<progress.completedSteps { totals = try await standIn.advanceReplay(by: "6h").totals }
+        if progress.completedSteps > 0 { print("replay: taking up after step \(progress.completedSteps)"); fflush(nil) }
+
         var last: StandInProcess.Digest?
-        var renamed = 0, deleted = 0, applied = 0
         let began = Date()
-        for step in 1...steps {
-            let progress = try await standIn.advanceReplay(by: "6h")
-            renamed += progress.step?.renamed ?? 0
-            deleted += progress.step?.deleted ?? 0
-            applied += progress.step?.applied ?? 0
+        let secondsBefore = progress.seconds, faultsBefore = progress.faults
+        for step in progress.completedSteps + 1 ..< steps + 1 {
+            let advanced = try await standIn.advanceReplay(by: "6h")
+            totals = advanced.totals
             let outcome = try await QuakeBakeCLI.run(arguments)
             #expect(outcome.status == 0, "step \(step): \(outcome.standardError)")
             // Digests first (cheap at any size); the full comparison names what differs.
             let served = try await standIn.catalogDigest("starttime=\(selectionStart)")
-            let stored = try CatalogComparison.storeDigest(directory.path("ws/store/quakes.sqlite"))
+            let stored = try CatalogComparison.storeDigest(store)
             last = served
             if stored.digest != served.digest || stored.events != served.events {
-                mismatchedSteps += 1
-                let comparison = try await CatalogComparison.compare(store: directory.path("ws/store/quakes.sqlite"), with: standIn,
-                                                                     start: selectionStart)
-                Issue.record("step \(step) (\(ISOTime.format(milliseconds: progress.asOf))): \(comparison)")
+                progress.mismatchedSteps += 1
+                let comparison = try await CatalogComparison.compare(store: store, with: standIn, start: selectionStart)
+                Issue.record("step \(step) (\(ISOTime.format(milliseconds: advanced.asOf))): \(comparison)")
             }
+            progress.completedSteps = step
+            progress.seconds = secondsBefore + Date().timeIntervalSince(began)
             if step % 100 == 0 {
-                print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: progress.asOf)), \(served.events) events "
-                      + "served, \(applied) versions applied, \(renamed) preferred-id changes, \(deleted) deletions; "
-                      + "\(mismatchedSteps) mismatched steps so far, \(Int(Date().timeIntervalSince(began))) s")
+                progress.faults = faultsBefore + (try await standIn.requests().filter { $0.fault != nil }.count)
+                print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: advanced.asOf)), \(served.events) events "
+                      + "served, \(advanced.totals.applied) versions applied, \(advanced.totals.renamed) preferred-id changes, "
+                      + "\(advanced.totals.deleted) deletions; \(progress.mismatchedSteps) mismatched steps so far, \(Int(progress.seconds)) s")
                 fflush(nil)  // a long replay is watched while it runs
             }
+            try JSONEncoder().encode(progress).write(to: progressFile, options: .atomic)
         }
-        let faults = try await standIn.requests().filter { $0.fault != nil }.count
+        progress.faults = faultsBefore + (try await standIn.requests().filter { $0.fault != nil }.count)
+        try JSONEncoder().encode(progress).write(to: progressFile, options: .atomic)
+        let renamed = totals?.renamed ?? 0, deleted = totals?.deleted ?? 0
         print("""
-            replay: \(steps) steps of 6 h from \(start), \(applied) versions applied, \(renamed) preferred-id changes, \
-            \(deleted) deletions simulated, \(faults) faults injected; at the end \(last?.events ?? 0) events served and \
-            \(last?.deleted ?? 0) deleted; store equal to the served catalog after \(steps - mismatchedSteps) of \(steps) steps \
-            (mismatched steps: \(mismatchedSteps)); \(String(format: "%.0f", Date().timeIntervalSince(began))) s
+            replay: \(steps) steps of 6 h from \(start), \(totals?.applied ?? 0) versions applied, \(renamed) preferred-id changes, \
+            \(deleted) deletions simulated, \(progress.faults) faults injected; at the end \(last?.events ?? 0) events served and \
+            \(last?.deleted ?? 0) deleted; store equal to the served catalog after \(steps - progress.mismatchedSteps) of \(steps) steps \
+            (mismatched steps: \(progress.mismatchedSteps)); \(String(format: "%.0f", progress.seconds)) s
             """)
-        #expect(mismatchedSteps == 0)
-        #expect(renamed > 0 && deleted > 0 && faults > 0)
+        #expect(progress.mismatchedSteps == 0)
+        #expect(renamed > 0 && deleted > 0 && progress.faults > 0)
     }
 }
