@@ -43,13 +43,21 @@ struct BundlePublisher {
         }.sorted { $0.sequence < $1.sequence }
     }
 
-    /// Creates the output directory, removes debris of killed runs, and makes the
-    /// temporary directory of the next version. Returns it and its final location.
+    /// Removes what killed runs left: temporary versions, links and files in the output
+    /// directory and in its event cache directory. (The caller holds the workspace lock.)
+    func removeDebris() {
+        for directory in [out, out.appendingPathComponent(EventCache.directoryName)] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            where name.hasSuffix(AtomicFile.temporarySuffix) {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+            }
+        }
+    }
+
+    /// Creates the output directory and the temporary directory of the next version.
+    /// Returns it and its final location.
     func prepare(bundleVersion: String) throws -> (temporary: URL, final: URL) {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? [] where name.hasSuffix(AtomicFile.temporarySuffix) {
-            try? FileManager.default.removeItem(at: out.appendingPathComponent(name))
-        }
         let link = out.appendingPathComponent(Self.currentName)
         if FileManager.default.fileExists(atPath: link.path), (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil {
             throw QuakeBakeError("\(link.path) exists and is not a symlink; move it away so bundles can be published")

@@ -25,6 +25,7 @@ public enum Exporter {
         let reader = try StoreReader(path: store)
         let highWaterMark = try reader.highWaterMark()
         let publisher = BundlePublisher(out: out)
+        publisher.removeDebris()
         let current = publisher.current()
         var cache = options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
         stopwatch.lap(cache == nil ? "no event cache to start from" : "read the event cache (\(cache!.snapshot.table.count) events)")

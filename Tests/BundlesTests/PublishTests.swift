@@ -30,6 +30,22 @@ import TestSupport
         #expect(other.changed && other.bundleVersion != first.bundleVersion, "other options, other bundle")
     }
 
+    /// A run killed after the switch but before its event cache was renamed into place leaves
+    /// the cache's temporary file; the next run removes it even when nothing changed (found by
+    /// `Scripts/chaos 100`).
+    @Test func anExportThatChangesNothingStillRemovesDebris() throws {
+        let dir = TemporaryDirectory("publish")
+        let out = dir.path("bundles")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let first = try ExportHelpers.export(store, to: out)
+        let debris = [out.appendingPathComponent(".export-cache/events.bin.qbtmp"), out.appendingPathComponent("current.qbtmp")]
+        for file in debris { try Data("half-written".utf8).write(to: file) }
+        let second = try ExportHelpers.export(store, to: out)
+        #expect(first.changed && !second.changed)
+        for file in debris { #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) removed") }
+        #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(".export-cache/events.bin").path), "the cache itself stays")
+    }
+
     @Test func publishingSwitchesCurrentAndKeepsTheLastK() throws {
         let dir = TemporaryDirectory("publish")
         let out = dir.path("bundles")

@@ -46,16 +46,19 @@ import TestSupport
             #expect(debris.isEmpty, "trial \(trial): \(debris)")
         }
         let perStage = Self.stages.map { "\($0) \(kills[$0] ?? 0)" }.joined(separator: ", ")
-        print("chaos: \(trials) trials; kills per stage: \(perStage); corruptions: \(corruptions); events lost: \(lost)")
+        let finished = trials - kills.values.reduce(0, +)
+        print("chaos: \(trials) trials; kills per stage: \(perStage) (\(finished) bakes finished before their kill); "
+              + "corruptions: \(corruptions); events lost: \(lost)")
         #expect(corruptions == 0 && lost == 0)
     }
 
     /// Starts a bake and SIGKILLs it once the run history shows it in `stage` (or a later one),
-    /// after a further random pause of up to 50 ms. Returns the stage it died in, or `nil` if it finished first.
+    /// after a further random pause of up to 50 ms (2 ms for publish, which takes a few ms). Returns the
+    /// stage it died in, or `nil` if it finished first.
     static func killDuring(_ stage: String, _ arguments: [String], workspace: Workspace) async throws -> String? {
         let previous = (try? RecordedRun.recent(in: workspace, limit: 1))?.first?.id ?? -1
         let wanted = stages.firstIndex(of: stage)!
-        let pause = UInt32.random(in: 0...50_000)
+        let pause = UInt32.random(in: 0...(stage == "publish" ? 2_000 : 50_000))
         let run = try await QuakeBakeCLI.run(arguments, killedWhen: {
             guard let run = try? RecordedRun.recent(in: workspace, limit: 1).first, run.id != previous,
                   let index = stages.firstIndex(of: run.stage), index >= wanted else { return false }
