@@ -45,7 +45,9 @@ import TestSupport
             #expect(bundleProblems.isEmpty, "trial \(trial): \(bundleProblems)")
             #expect(debris.isEmpty, "trial \(trial): \(debris)")
         }
-        let perStage = Self.stages.map { "\($0) \(kills[$0] ?? 0)" }.joined(separator: ", ")
+        // A kill can also land after the run recorded its end (stage `done`), as the process exits.
+        let perStage = (Self.stages + kills.keys.filter { !Self.stages.contains($0) }.sorted())
+            .map { "\($0) \(kills[$0] ?? 0)" }.joined(separator: ", ")
         let finished = trials - kills.values.reduce(0, +)
         print("chaos: \(trials) trials; kills per stage: \(perStage) (\(finished) bakes finished before their kill); "
               + "corruptions: \(corruptions); events lost: \(lost)")
