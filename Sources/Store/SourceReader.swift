@@ -55,7 +55,7 @@ final class SourceReader: @unchecked Sendable {
             for source in sources {
                 guard read(source, known: known, seen: &seen, chunkSize: chunkSize, lookahead: lookahead) else { return }
                 releaseSpent()
-                releaseFreedMemory()
+                FreedMemory.release()
             }
             condition.lock()
             finished = true
@@ -214,16 +214,3 @@ func threadCPUSeconds() -> Double {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
-
-/// Hands memory freed by the last source back to the system. glibc keeps freed heap pages
-/// for reuse, and the heap of a long run grows past what is live; trimming after each
-/// source keeps the peak nearer the live size.
-private func releaseFreedMemory() {
-    _ = mallocTrim?(0)
-}
-
-/// glibc's `malloc_trim`, which Swift's Glibc module does not export (`nil` elsewhere).
-private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
-    guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return nil }
-    return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
-}()

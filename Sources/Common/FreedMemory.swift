@@ -2,13 +2,14 @@ import Foundation
 
 /// Hands memory freed by a finished phase back to the system.
 ///
-/// glibc keeps freed heap pages for reuse, per thread arena; the tile encoders
-/// allocate on dispatch worker threads while the main thread holds the event
-/// table, so without trimming the resident size drifts well above what is live.
-/// Trimming between phases keeps a million-event export under its memory budget.
-enum FreedMemory {
+/// glibc keeps freed heap pages for reuse, per thread arena. Where one thread
+/// allocates and another frees (the index's reader and writer, the export's tile
+/// encoders on worker threads while the main thread holds the event table), the
+/// resident size drifts well above what is live; trimming between phases keeps
+/// a million-event index or export under its memory budget.
+public enum FreedMemory {
     /// Returns freed heap pages to the system (glibc `malloc_trim(0)`; nothing elsewhere).
-    static func release() {
+    public static func release() {
         _ = mallocTrim?(0)
     }
 
