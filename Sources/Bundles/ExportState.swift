@@ -35,9 +35,11 @@ struct ExportState: Sendable {
     /// Sorted by key, then oversize flag, then content hash.
     let entries: [Entry]
 
-    init(optionsDigest: UInt64, entries: [Entry]) {
+    init(optionsDigest: UInt64, entries: consuming [Entry]) {
         self.optionsDigest = optionsDigest
-        self.entries = entries.sorted { ($0.key, $0.oversize ? 1 : 0, $0.contentHash) < ($1.key, $1.oversize ? 1 : 0, $1.contentHash) }
+        var sorted = entries  // taken, not copied, when the caller is done with it: sorted in place
+        sorted.sort { ($0.key, $0.oversize ? 1 : 0, $0.contentHash) < ($1.key, $1.oversize ? 1 : 0, $1.contentHash) }
+        self.entries = sorted
     }
 
     /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input).
