@@ -122,8 +122,8 @@ enum BundleBuilder {
     }
 
     /// Writes `export-state.bin`. At 200,000 tiles its entries take some 13 MB, and this runs at the
-    /// export's memory peak: the entries are built once, sorted in place, and dropped as soon as
-    /// they are encoded.
+    /// export's memory peak: the entries are built once, sorted in place, and written through a
+    /// small buffer.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
                                    optionsDigest: UInt64, to url: URL) throws {
         var entries: [ExportState.Entry] = []
@@ -134,8 +134,7 @@ enum BundleBuilder {
                                              clusters: UInt32(record.clusters)))
         }
         entries.append(contentsOf: oversize)
-        let encoded = ExportState(optionsDigest: optionsDigest, entries: entries).encoded()
-        try write(encoded, to: url)
+        try ExportState(optionsDigest: optionsDigest, entries: entries).write(to: url)
     }
 
     /// Writes a file of the (unpublished) bundle and flushes it to disk.

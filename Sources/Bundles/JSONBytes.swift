@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// JSON text written straight into bytes, for the big files (the GeoJSON zooms and the
 /// preview's data): the same text `JSON` writes (numbers by `JSON.format`, strings escaped
 /// as `JSON.quote` escapes them, `<` included), without a value tree or a string per piece.
@@ -5,6 +7,12 @@ struct JSONBytes {
     private(set) var bytes: [UInt8] = []
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    /// Hands the text so far to `gzip` and empties the buffer (keeping its capacity).
+    mutating func flush(to gzip: Gzip.Compressor) throws {
+        try bytes.withUnsafeBytes { try gzip.write($0) }
+        bytes.removeAll(keepingCapacity: true)
+    }
 
     /// Appends text as it is.
     mutating func raw(_ text: StaticString) {

@@ -30,10 +30,15 @@ struct ZoomLayer {
 /// (`cluster: true`, mean position rounded to 1e-6°, the cluster fields).
 enum GeoJSONZoomWriter {
     static func write(_ layer: ZoomLayer, table: EventTable, thinning: Thinning, to url: URL) throws {
-        var out = JSONBytes(capacity: layer.events.count * 250 + layer.clusters.count * 200 + 64)
+        // Compressed as it is written, a megabyte at a time: a zoom of 50,000 features is some
+        // 12 MB of text, written near the export's memory peak.
+        let gzip = try Gzip.Compressor(writingTo: url)
+        let chunk = 1 << 20
+        var out = JSONBytes(capacity: chunk + (1 << 16))
         out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         var first = true
         for e in layer.events {
+            if out.bytes.count >= chunk { try out.flush(to: gzip) }
             out.raw(first ? "{\"type\":\"Feature\",\"id\":" : ",{\"type\":\"Feature\",\"id\":")
             first = false
             out.string(table.ids[e]!)
@@ -58,6 +63,7 @@ enum GeoJSONZoomWriter {
             out.raw("}}")
         }
         for cluster in layer.clusters {
+            if out.bytes.count >= chunk { try out.flush(to: gzip) }
             out.raw(first ? "{\"type\":\"Feature\",\"id\":\"cluster/" : ",{\"type\":\"Feature\",\"id\":\"cluster/")
             first = false
             out.integer(layer.zoom)
@@ -83,10 +89,8 @@ enum GeoJSONZoomWriter {
             out.raw("}}")
         }
         out.raw("]}")
-        try out.bytes.withUnsafeBytes { bytes in
-            try Gzip.compress(Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), count: bytes.count, deallocator: .none))
-                .write(to: url)
-        }
+        try out.flush(to: gzip)
+        try gzip.finish()
     }
 
     /// A cluster's mean position in degrees, rounded to 1e-6.
