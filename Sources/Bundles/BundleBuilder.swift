@@ -45,7 +45,7 @@ enum BundleBuilder {
         thinned(thinning.minZoom, featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] })
         FreedMemory.release()
         stopwatch.lap("thinned and made \(baked.records.count) tiles (\(baked.encoded) encoded: \(baked.encodedFeatures) features, "
-                      + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es))")
+                      + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), thinning \(String(format: "%.2f", baked.thinningSeconds)) s)")
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
 
         let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: baked.records)

@@ -46,6 +46,8 @@ struct TileBaker {
         let reused: Int
         /// Size-guard passes (1 when no tile was too big).
         let passes: Int
+        /// Wall seconds spent thinning (every pass thins all events at every zoom).
+        let thinningSeconds: Double
     }
 
     /// Per event, what the previous export knew of it (see `SelectionRead.Previous`).
@@ -105,8 +107,11 @@ struct TileBaker {
         var pass = 1
         let zooms = options.minZoom...options.maxZoom
         let planned = zooms.reduce(0) { $0 + TileRun.all(points: points, zoom: $1).count }
+        var thinningSeconds = 0.0
         while true {
+            let thinningStarted = Date()
             let thinning = Thinning(points: points, options: options, byteLimits: limits)
+            thinningSeconds += Date().timeIntervalSince(thinningStarted)
             let encoder = TileEncoder(table: table, points: points, featureIDs: featureIDs, minZoom: thinning.minZoom)
             let changedBefore = lastPass.map { Self.changedBefore(points: points, old: $0.minZoom, new: thinning.minZoom) }
             let dirtyBefore = lastPass == nil && previous != nil ? unchanged.map { Self.dirtyBefore(points: points, $0, minZoom: thinning.minZoom) } : nil
@@ -184,7 +189,8 @@ struct TileBaker {
             if tooBig.isEmpty {
                 let reused = records.reduce(0) { $0 + ($1.origin == .previous ? 1 : 0) }
                 return Result(thinning: thinning, records: records, oversize: oversize,
-                              encoded: encoded, encodedFeatures: encodedFeatures, encodedBytes: encodedBytes, reused: reused, passes: pass)
+                              encoded: encoded, encodedFeatures: encodedFeatures, encodedBytes: encodedBytes, reused: reused, passes: pass,
+                              thinningSeconds: thinningSeconds)
             }
             for tile in tooBig {
                 guard tile.events > 0 else {
