@@ -49,7 +49,7 @@ import TestSupport
         let perStage = (Self.stages + kills.keys.filter { !Self.stages.contains($0) }.sorted())
             .map { "\($0) \(kills[$0] ?? 0)" }.joined(separator: ", ")
         let finished = trials - kills.values.reduce(0, +)
-        print("chaos: \(trials) trials; kills per stage: \(perStage) (\(finished) bakes finished before their kill); "
+        print("chaos: \(trials) trials; kills per stage: \(perStage) (finished before their kill: \(finished)); "
               + "corruptions: \(corruptions); events lost: \(lost)")
         #expect(corruptions == 0 && lost == 0)
     }
