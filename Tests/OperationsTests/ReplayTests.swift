@@ -28,6 +28,19 @@ import TestSupport
         /// Faults injected up to the last progress line (a stopped run's later ones are not counted).
         var faults = 0
         var seconds = 0.0
+        /// The figures after the last completed step (optional: files of earlier runs lack them).
+        var asOf: String?
+        var servedEvents: Int?
+        var versionsApplied: Int?
+        var renamed: Int?
+        var deleted: Int?
+
+        /// One line of figures, as printed every 100 steps.
+        func line(of steps: Int) -> String {
+            "replay: step \(completedSteps) of \(steps), as of \(asOf ?? "?"), \(servedEvents ?? 0) events served, "
+                + "\(versionsApplied ?? 0) versions applied, \(renamed ?? 0) preferred-id changes, \(deleted ?? 0) deletions, "
+                + "\(faults) faults; \(mismatchedSteps) mismatched steps so far, \(Int(seconds)) s"
+        }
     }
 
     @Test func replayedHistoryStaysExactAtEveryStep() async throws {
@@ -65,7 +78,9 @@ import TestSupport
         // Taking up a stopped replay: the stand-in replays the completed steps again, without bakes.
         var totals: StandInProcess.ReplayProgress.Counts?
         for _ in 0..<progress.completedSteps { totals = try await standIn.advanceReplay(by: "6h").totals }
-        if progress.completedSteps > 0 { print("replay: taking up after step \(progress.completedSteps)"); fflush(nil) }
+        if progress.completedSteps > 0 {
+            try appendLine("replay: taking up after step \(progress.completedSteps)", to: directory.appendingPathComponent("progress.log"))
+        }
 
         var last: StandInProcess.Digest?
         let began = Date()
@@ -86,12 +101,17 @@ import TestSupport
             }
             progress.completedSteps = step
             progress.seconds = secondsBefore + Date().timeIntervalSince(began)
+            progress.asOf = ISOTime.format(milliseconds: advanced.asOf)
+            progress.servedEvents = served.events
+            progress.versionsApplied = advanced.totals.applied
+            progress.renamed = advanced.totals.renamed
+            progress.deleted = advanced.totals.deleted
             if step % 100 == 0 {
                 progress.faults = faultsBefore + (try await standIn.requests().filter { $0.fault != nil }.count)
-                print("replay: step \(step) of \(steps), as of \(ISOTime.format(milliseconds: advanced.asOf)), \(served.events) events "
-                      + "served, \(advanced.totals.applied) versions applied, \(advanced.totals.renamed) preferred-id changes, "
-                      + "\(advanced.totals.deleted) deletions; \(progress.mismatchedSteps) mismatched steps so far, \(Int(progress.seconds)) s")
-                fflush(nil)  // a long replay is watched while it runs
+                // `swift test` hands the test's output on only at the end: a long replay is watched in progress.log.
+                let line = progress.line(of: steps)
+                print(line)
+                try appendLine(line, to: directory.appendingPathComponent("progress.log"))
             }
             try JSONEncoder().encode(progress).write(to: progressFile, options: .atomic)
         }
@@ -104,7 +124,16 @@ import TestSupport
             \(last?.deleted ?? 0) deleted; store equal to the served catalog after \(steps - progress.mismatchedSteps) of \(steps) steps \
             (mismatched steps: \(progress.mismatchedSteps)); \(String(format: "%.0f", progress.seconds)) s
             """)
+        try appendLine(progress.line(of: steps), to: directory.appendingPathComponent("progress.log"))
         #expect(progress.mismatchedSteps == 0)
         #expect(renamed > 0 && deleted > 0 && progress.faults > 0)
+    }
+
+    private func appendLine(_ line: String, to url: URL) throws {
+        if !FileManager.default.fileExists(atPath: url.path) { _ = FileManager.default.createFile(atPath: url.path, contents: nil) }
+        let file = try FileHandle(forWritingTo: url)
+        defer { try? file.close() }
+        try file.seekToEnd()
+        try file.write(contentsOf: Data((line + "\n").utf8))
     }
 }
