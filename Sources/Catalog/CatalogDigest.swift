@@ -5,21 +5,52 @@ import QuakeCommon
 /// magnitudes. Two sides holding the same events give the same digest whatever their order,
 /// so the replay suite can check the store against the stand-in at every step without
 /// shipping the whole catalog.
+///
+/// The SHA-256 of one line per event, `id|updated|time|longitude|latitude|depth|mag` (numbers
+/// as Swift prints them, `-` for none), sorted by their bytes, each ending in a newline. The
+/// lines are built and sorted as bytes: at 440,000 events, every replay step digests both sides.
 public enum CatalogDigest {
     /// The digest of `events` (deleted ones included as given; callers filter first).
     public static func of(_ events: some Sequence<QuakeEvent>) -> String {
-        let lines = events.map(line).sorted()
-        var text = Data()
-        text.reserveCapacity(lines.count * 80)
-        for line in lines {
-            text.append(contentsOf: line.utf8)
-            text.append(0x0A)
-        }
-        return SHA256.hex(text)
+        of(lines: events.map {
+            line(id: $0.id, updated: $0.updated, time: $0.time, longitude: $0.longitude, latitude: $0.latitude,
+                 depthKm: $0.depthKm, mag: $0.mag)
+        })
     }
 
-    private static func line(_ e: QuakeEvent) -> String {
-        func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "-" }
-        return "\(e.id)|\(e.updated)|\(e.time.map(String.init) ?? "-")|\(number(e.longitude))|\(number(e.latitude))|\(number(e.depthKm))|\(number(e.mag))"
+    /// The digest of lines made by `line(…)`.
+    public static func of(lines: [[UInt8]]) -> String {
+        let sorted = lines.sorted { a, b in
+            a.withUnsafeBufferPointer { x in
+                b.withUnsafeBufferPointer { y in
+                    let common = memcmp(x.baseAddress!, y.baseAddress!, min(x.count, y.count))
+                    return common != 0 ? common < 0 : x.count < y.count
+                }
+            }
+        }
+        var text = [UInt8]()
+        text.reserveCapacity(sorted.reduce(0) { $0 + $1.count + 1 })
+        for line in sorted {
+            text += line
+            text.append(0x0A)
+        }
+        return SHA256.hex(Data(text))
+    }
+
+    /// One event's line (without its newline).
+    public static func line(id: String, updated: Int64, time: Int64?, longitude: Double?, latitude: Double?,
+                            depthKm: Double?, mag: Double?) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(id.utf8.count + 96)
+        out += id.utf8
+        out.append(0x7C)
+        out += String(updated).utf8
+        out.append(0x7C)
+        if let time { out += String(time).utf8 } else { out.append(0x2D) }
+        for value in [longitude, latitude, depthKm, mag] {
+            out.append(0x7C)
+            if let value { out += value.description.utf8 } else { out.append(0x2D) }
+        }
+        return out
     }
 }
