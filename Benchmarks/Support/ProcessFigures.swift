@@ -17,6 +17,11 @@ public enum ProcessFigures {
         return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
+    /// The one-minute load average (`/proc/loadavg`), or `?`: the two cores may be shared.
+    public static func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
+    }
+
     /// Seconds `body` takes on the wall clock, and its result.
     public static func timed<T>(_ body: () throws -> T) rethrows -> (seconds: Double, result: T) {
         let start = DispatchTime.now()

@@ -19,7 +19,7 @@ struct ChildExport: ParsableCommand {
 
     func run() throws {
         LogSetup.bootstrap(format: .text, level: verbose ? .debug : .warning)
-        let load = ExportFigures.loadAverage()
+        let load = ProcessFigures.loadAverage()
         var options = ExportOptions()
         options.thinning.maxZoom = maxZoom
         let summary = try Exporter.export(store: URL(fileURLWithPath: store), out: URL(fileURLWithPath: out),

@@ -36,9 +36,4 @@ struct ExportFigures: Codable {
             + "| \(Format.count(tiles)) | \(Format.count(Int(Double(tiles) / seconds))) | \(Format.count(encoded)) / \(Format.count(reused)) "
             + "| \(Format.bytes(peakResidentBytes)) | \(Format.bytes(bytes)) | \(Format.bytes(pmtilesBytes)) | \(Format.bytes(largestTile)) | \(warnings) |"
     }
-
-    /// The one-minute load average (`/proc/loadavg`), or `?`.
-    static func loadAverage() -> String {
-        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
-    }
 }

@@ -21,7 +21,7 @@ struct Child: ParsableCommand {
             .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         LogSetup.bootstrap(format: .text, level: verbose ? .debug : .warning)
-        let load = IndexFigures.loadAverage()
+        let load = ProcessFigures.loadAverage()
         let (seconds, summary) = try ProcessFigures.timed { try Indexer.index(files.map(IndexSource.file), store: store) }
         let cpu = ProcessFigures.cpuSeconds()
         let peak = ProcessFigures.peakResidentBytes()

@@ -32,11 +32,6 @@ struct IndexFigures: Codable {
         return "| " + cells.joined(separator: " | ") + " |"
     }
 
-    /// The one-minute load average (`/proc/loadavg`), or `?`.
-    static func loadAverage() -> String {
-        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").first.map(String.init) ?? "?"
-    }
-
     /// Runs `command` (a path, or a name looked up on PATH) and returns its standard output;
     /// throws when it fails.
     @discardableResult

@@ -42,7 +42,7 @@ struct Measure: ParsableCommand {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: work) } }
 
-        print("bench-index: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(IndexFigures.loadAverage()) at the start, work directory \(work.path)")
+        print("bench-index: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(ProcessFigures.loadAverage()) at the start, work directory \(work.path)")
         print("")
         var rows: [String] = []
         var notes: [String] = []
@@ -85,7 +85,7 @@ struct Measure: ParsableCommand {
         print("")
         print("Each figure is the fastest of \(runs) runs; quake-bake's and ogr2ogr's runs alternate. Load: the one-minute load average as each run began.")
         for note in notes { print(note) }
-        print("Load average at the end: \(IndexFigures.loadAverage()).")
+        print("Load average at the end: \(ProcessFigures.loadAverage()).")
     }
 
     /// Indexes `events` as pages into a fresh store and runs ogr2ogr on them as one file, alternately,
@@ -138,7 +138,7 @@ struct Measure: ParsableCommand {
     /// One ogr2ogr run on `geojson`: seconds and the load as it began.
     private func ogr2ogr(_ geojson: URL, into output: URL) throws -> (seconds: Double, load: String) {
         try? FileManager.default.removeItem(at: output)
-        let load = IndexFigures.loadAverage()
+        let load = ProcessFigures.loadAverage()
         let (seconds, _) = try ProcessFigures.timed {
             try IndexFigures.run("ogr2ogr", ["-f", "SQLite", "-dsco", "SPATIALITE=YES", output.path, geojson.path])
         }
