@@ -32,11 +32,12 @@ let package = Package(
         // System libraries (Debian packages installed by Scripts/setup).
         .systemLibrary(name: "CSpatiaLite", pkgConfig: "spatialite", providers: [.apt(["libspatialite-dev"])]),
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // Shared plumbing: gzip, sha256, atomic files, workspace layout, logging, progress.
         .target(name: "QuakeCommon", dependencies: [
-            "CZlib", "CCrypto",
+            "CZlib", "CDeflate", "CCrypto",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Common"),
         // The event model and the ComCat GeoJSON / CSV formats.

@@ -81,12 +81,12 @@ enum PMTilesWriter {
         }
         var placeholder: [UInt8] = []
         if records.isEmpty {
-            placeholder = try [UInt8](Gzip.compress(Data()))
+            placeholder = try Gzip.compress(bytes: UnsafeRawBufferPointer(start: nil, count: 0))
             entries = [Entry(tileID: TileKey(z: header.minZoom, x: 0, y: 0).pmtilesID, offset: 0, length: UInt32(placeholder.count), runLength: 1)]
             dataLength = UInt64(placeholder.count)
         }
         let (root, leaves) = try directories(entries)
-        let metadataBytes = try [UInt8](Gzip.compress(Data(metadata.text.utf8)))
+        let metadataBytes = try Array(metadata.text.utf8).withUnsafeBytes { try Gzip.compress(bytes: $0) }
 
         let rootOffset: UInt64 = 127
         let metadataOffset = rootOffset + UInt64(root.count)
@@ -167,7 +167,7 @@ enum PMTilesWriter {
             if let p = previous, e.offset == p.offset + UInt64(p.length) { varint(0) } else { varint(e.offset + 1) }
             previous = e
         }
-        return try [UInt8](Gzip.compress(Data(out)))
+        return try out.withUnsafeBytes { try Gzip.compress(bytes: $0) }
     }
 
     private static func appendE7(_ degrees: Double, to bytes: inout [UInt8]) {

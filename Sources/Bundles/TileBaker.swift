@@ -247,9 +247,9 @@ struct TileBaker {
                                      dataHash: entry.dataHash, events: Int32(content.events.count), clusters: Int32(content.clusters.count)))
         }
         let mvt = encoder.encode(content)
-        let compressed: Data
+        let compressed: [UInt8]
         do {
-            compressed = try Gzip.compress(Data(mvt))
+            compressed = try mvt.withUnsafeBytes { try Gzip.compress(bytes: $0) }
         } catch {
             return .failed("cannot compress tile \(run.key): \(error)")
         }
@@ -257,7 +257,7 @@ struct TileBaker {
             return .oversize(key: run.key, contentHash: hash, size: compressed.count, events: content.events.count,
                              measured: true, repeated: false, features: content.featureCount, mvtBytes: mvt.count)
         }
-        return .fresh(key: run.key, contentHash: hash, bytes: [UInt8](compressed),
+        return .fresh(key: run.key, contentHash: hash, bytes: compressed,
                       events: content.events.count, clusters: content.clusters.count, mvtBytes: mvt.count)
     }
 }

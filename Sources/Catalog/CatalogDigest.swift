@@ -12,10 +12,13 @@ import QuakeCommon
 public enum CatalogDigest {
     /// The digest of `events` (deleted ones included as given; callers filter first).
     public static func of(_ events: some Sequence<QuakeEvent>) -> String {
-        of(lines: events.map {
-            line(id: $0.id, updated: $0.updated, time: $0.time, longitude: $0.longitude, latitude: $0.latitude,
-                 depthKm: $0.depthKm, mag: $0.mag)
-        })
+        of(lines: events.map(line(of:)))
+    }
+
+    /// The line of `event` (without its newline).
+    public static func line(of event: QuakeEvent) -> [UInt8] {
+        line(id: event.id, updated: event.updated, time: event.time, longitude: event.longitude, latitude: event.latitude,
+             depthKm: event.depthKm, mag: event.mag)
     }
 
     /// The digest of lines made by `line(…)`.

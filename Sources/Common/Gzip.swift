@@ -1,10 +1,11 @@
+import CDeflate
 import CZlib
 import Foundation
 
-/// gzip compression through the system zlib.
+/// gzip through the system libraries: whole buffers through libdeflate, streams through zlib.
 ///
-/// Output is deterministic: zlib writes no file name and a zero modification time,
-/// so the same input and level always give the same bytes (bundles must be byte-reproducible).
+/// Output is deterministic: neither writes a file name or a modification time, so the
+/// same input and level always give the same bytes (bundles must be byte-reproducible).
 public enum Gzip {
     /// An error from zlib, with its message.
     public struct Failure: Error, CustomStringConvertible {
@@ -18,27 +19,46 @@ public enum Gzip {
 
     /// Compresses `data` into one gzip member.
     public static func compress(_ data: Data, level: Int32 = 6) throws -> Data {
-        var stream = z_stream()
-        guard qb_deflateInit2(&stream, level, 15 + 16) == Z_OK else {
-            throw Failure(description: "gzip: deflateInit2 failed")
+        try data.withUnsafeBytes { Data(try compress(bytes: $0, level: level)) }
+    }
+
+    /// Compresses `bytes` into one gzip member, through libdeflate: for whole buffers it is
+    /// three to four times faster than zlib at the same size (tiles are compressed by the
+    /// thousand), and it too writes no name and a zero time.
+    public static func compress(bytes: UnsafeRawBufferPointer, level: Int32 = 6) throws -> [UInt8] {
+        let compressor = try compressors.take(level: level)
+        defer { compressors.give(compressor, level: level) }
+        let bound = libdeflate_gzip_compress_bound(compressor, bytes.count)
+        var failed = false
+        let output = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            // An empty input has no base address; libdeflate wants a valid pointer all the same.
+            let input = bytes.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!)
+            count = libdeflate_gzip_compress(compressor, input, bytes.count, buffer.baseAddress, bound)
+            failed = count == 0
         }
-        defer { deflateEnd(&stream) }
-        let bound = Int(deflateBound(&stream, uLong(data.count))) + 32
-        var output = Data(count: bound)
-        let status: Int32 = data.withUnsafeBytes { (input: UnsafeRawBufferPointer) in
-            output.withUnsafeMutableBytes { (out: UnsafeMutableRawBufferPointer) in
-                stream.next_in = UnsafeMutablePointer(mutating: input.bindMemory(to: Bytef.self).baseAddress)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = out.bindMemory(to: Bytef.self).baseAddress
-                stream.avail_out = uInt(out.count)
-                return deflate(&stream, Z_FINISH)
-            }
-        }
-        guard status == Z_STREAM_END else {
-            throw Failure(description: "gzip: deflate failed (\(status))")
-        }
-        output.count = Int(stream.total_out)
+        guard !failed else { throw Failure(description: "gzip: libdeflate could not compress \(bytes.count) bytes") }
         return output
+    }
+
+    /// libdeflate compressors are not thread-safe and cost a few hundred KB each: the tile
+    /// workers borrow them from this pool, one per level and thread at a time.
+    private static let compressors = CompressorPool()
+
+    private final class CompressorPool: @unchecked Sendable {
+        private let lock = NSLock()
+        private var idle: [Int32: [OpaquePointer]] = [:]
+
+        func take(level: Int32) throws -> OpaquePointer {
+            if let compressor = lock.withLock({ idle[level]?.popLast() }) { return compressor }
+            guard let compressor = libdeflate_alloc_compressor(level) else {
+                throw Failure(description: "gzip: libdeflate has no compression level \(level)")
+            }
+            return compressor
+        }
+
+        func give(_ compressor: OpaquePointer, level: Int32) {
+            lock.withLock { idle[level, default: []].append(compressor) }
+        }
     }
 
     /// Decompresses gzip data (all members, as `gzip -d` does).

@@ -5,8 +5,8 @@ extension Gzip {
     /// Compresses into one gzip member a piece at a time, straight into a file, for output
     /// too large to hold twice in memory (text and compressed copy).
     ///
-    /// The bytes equal `Gzip.compress` of all the pieces at once: zlib's output does not
-    /// depend on how the input is cut when nothing is flushed before the end.
+    /// Through zlib (libdeflate, behind `Gzip.compress`, has no streaming interface); its
+    /// output does not depend on how the input is cut when nothing is flushed before the end.
     ///
     /// ```swift
     /// let gzip = try Gzip.Compressor(writingTo: url)
