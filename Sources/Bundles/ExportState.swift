@@ -44,7 +44,7 @@ struct ExportState: Sendable {
 
     /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input).
     static func optionsDigest(_ options: ExportOptions) -> UInt64 {
-        let encoderVersion = 2
+        let encoderVersion = 3  // 3: tiles gzipped by libdeflate
         let text = JSON.object([("encoder", .int(encoderVersion)),
                                 ("thinning", options.contentJSON.member("thinning")),
                                 ("attributes", options.contentJSON.member("attributes"))]).text
