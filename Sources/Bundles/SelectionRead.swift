@@ -57,26 +57,29 @@ enum SelectionRead {
     /// Brings the cached snapshot up to date; `nil` when so many rows changed that a full read costs less.
     private static func update(_ cache: inout EventCache, scanned: [(key: UInt64, rowid: Int64)], reader: StoreReader,
                                options: ExportOptions) throws -> Result? {
-        let current = scanned.sorted { $0.key < $1.key }
+        // The keys alone are sorted (a plain integer sort); the few new ones find their rowids after.
+        var current = scanned.map(\.key)
+        current.sort()
         let known = cache.snapshot.allKeys
         // Every row has one key: a cache holding one twice is not one this export made.
         guard zip(known, known.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
-        var changed: [Int64] = []
+        var changedKeys = Set<UInt64>()
         var vanished = Set<UInt64>()
         var i = 0, j = 0
         while i < current.count || j < known.count {
-            if j == known.count || (i < current.count && current[i].key < known[j]) {
-                changed.append(current[i].rowid)
+            if j == known.count || (i < current.count && current[i] < known[j]) {
+                changedKeys.insert(current[i])
                 i += 1
-            } else if i == current.count || known[j] < current[i].key {
+            } else if i == current.count || known[j] < current[i] {
                 vanished.insert(known[j])
                 j += 1
             } else {
                 i += 1
                 j += 1
             }
+            if changedKeys.count > current.count / 4 { return nil }
         }
-        guard changed.count <= current.count / 4 else { return nil }
+        let changed = changedKeys.isEmpty ? [] : scanned.filter { changedKeys.contains($0.key) }.map(\.rowid)
 
         var snapshot = cache.snapshot
         cache.snapshot = StoreSnapshot(table: EventTable(attributes: options.attributes), eventKeys: [], otherKeys: [])
@@ -94,7 +97,7 @@ enum SelectionRead {
         let kept = snapshot.table.count
         let appended = try reader.readRows(changed.sorted(), options.selection, into: &snapshot)
         snapshot.table.shrinkToFit()
-        snapshot.otherKeys = StoreSnapshot.otherKeys(all: current.map(\.key), selected: snapshot.eventKeys)
+        snapshot.otherKeys = StoreSnapshot.otherKeys(all: current, selected: snapshot.eventKeys)
         let previous = cache.tilesDigest == ExportState.optionsDigest(options)
             ? Previous(kept: kept, minZoom: minZoom, removed: positions, movedKeys: cache.movedKeys) : nil
         let incoming = appended.enumerated().map { ($1, snapshot.table.id(kept + $0)) }

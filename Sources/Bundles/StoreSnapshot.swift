@@ -12,6 +12,8 @@ struct StoreSnapshot: Sendable {
 
     /// The keys of `all` (ascending) that are not among `selected` (any order).
     static func otherKeys(all: [UInt64], selected: [UInt64]) -> [UInt64] {
+        // The selected keys are those of some of the rows: as many as all of them means all of them.
+        if selected.count == all.count { return [] }
         let selected = selected.sorted()
         var others: [UInt64] = []
         var j = 0
