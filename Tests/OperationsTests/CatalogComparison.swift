@@ -66,10 +66,13 @@ struct CatalogComparison: CustomStringConvertible {
         let queue = try DatabaseQueue(path: store.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
         defer { try? queue.close() }
         let lines = try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT id, updated, time, longitude, latitude, depth_km, mag FROM events").map { row in
-                CatalogDigest.line(id: row[0], updated: row[1], time: row[2], longitude: row[3], latitude: row[4],
-                                   depthKm: row[5], mag: row[6])
+            var lines: [[UInt8]] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, updated, time, longitude, latitude, depth_km, mag FROM events")
+            while let row = try rows.next() {
+                lines.append(CatalogDigest.line(id: row[0], updated: row[1], time: row[2], longitude: row[3], latitude: row[4],
+                                                depthKm: row[5], mag: row[6]))
             }
+            return lines
         }
         return (lines.count, CatalogDigest.of(lines: lines))
     }

@@ -90,9 +90,10 @@ import TestSupport
             totals = advanced.totals
             let outcome = try await QuakeBakeCLI.run(arguments)
             #expect(outcome.status == 0, "step \(step): \(outcome.standardError)")
-            // Digests first (cheap at any size); the full comparison names what differs.
-            let served = try await standIn.catalogDigest("starttime=\(selectionStart)")
+            // Digests first (cheap at any size; the two sides at once); the full comparison names what differs.
+            async let servedDigest = standIn.catalogDigest("starttime=\(selectionStart)")
             let stored = try CatalogComparison.storeDigest(store)
+            let served = try await servedDigest
             last = served
             if stored.digest != served.digest || stored.events != served.events {
                 progress.mismatchedSteps += 1
