@@ -20,6 +20,7 @@ public enum Exporter {
         let started = Date()
         var stopwatch = Stopwatch(logger: logger)
         try options.validate()
+        FreedMemory.limitArenas()  // the memory budget: 300 MB at a million events
         defer { progress.finish() }
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "events", detail: "reading the store"))
         let reader = try StoreReader(path: store)

@@ -13,6 +13,20 @@ public enum FreedMemory {
         _ = mallocTrim?(0)
     }
 
+    /// Caps glibc's malloc arenas (default: eight per core) at `count` for the rest of the
+    /// process. Each thread that allocates gets an arena of its own, and what one frees stays
+    /// there: with the export's worker threads, a million-event export at zoom 12 peaked at
+    /// 311–314 MB with the default and at 274–280 MB with two, some 3% slower.
+    public static func limitArenas(to count: Int32 = 2) {
+        _ = mallopt?(-8, count)  // M_ARENA_MAX
+    }
+
+    /// glibc's `mallopt`, looked up like `malloc_trim`.
+    private static let mallopt: (@convention(c) (Int32, Int32) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "mallopt") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    }()
+
     /// glibc's `malloc_trim`, which Swift's Glibc module does not export.
     private static let mallocTrim: (@convention(c) (Int) -> Int32)? = {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return nil }
