@@ -71,8 +71,10 @@ import TestSupport
             service: \(standIn.baseURL.absoluteString)
             selection: { start: "\(selectionStart)" }
             fetch: { overlap: 25h, retry_delay: 0.01, max_attempts: 8 }
-            export: { max_zoom: 3, keep: 2 }
+            export: { max_zoom: 6, keep: 2 }
             """.write(to: config, atomically: true, encoding: .utf8)
+        // Max zoom 6, not lower: every event is in a tile of the max zoom, and at zoom 3 a tile holds a
+        // whole region, so each step re-encoded nearly every event; at 6 a step re-encodes the tiles it touches.
         let arguments = ["bake", "--config", config.path, "--workspace", workspace.path, "--quiet"]
 
         // Taking up a stopped replay: the stand-in replays the completed steps again, without bakes.
