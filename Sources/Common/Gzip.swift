@@ -7,7 +7,7 @@ import Foundation
 /// Output is deterministic: neither writes a file name or a modification time, so the
 /// same input and level always give the same bytes (bundles must be byte-reproducible).
 public enum Gzip {
-    /// An error from zlib, with its message.
+    /// An error from zlib or libdeflate, with its message.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }
