@@ -31,13 +31,12 @@ public enum CatalogDigest {
                 }
             }
         }
-        var text = [UInt8]()
-        text.reserveCapacity(sorted.reduce(0) { $0 + $1.count + 1 })
+        var text = Data(capacity: sorted.reduce(0) { $0 + $1.count + 1 })
         for line in sorted {
-            text += line
+            text.append(contentsOf: line)
             text.append(0x0A)
         }
-        return SHA256.hex(Data(text))
+        return SHA256.hex(text)
     }
 
     /// One event's line (without its newline).

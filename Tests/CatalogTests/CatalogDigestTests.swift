@@ -17,10 +17,7 @@ import TestSupport
         let events = try Self.events()
         var generator = SystemRandomNumberGenerator()
         #expect(CatalogDigest.of(events) == CatalogDigest.of(events.shuffled(using: &generator)))
-        #expect(CatalogDigest.of(events) == CatalogDigest.of(lines: events.reversed().map {
-            CatalogDigest.line(id: $0.id, updated: $0.updated, time: $0.time, longitude: $0.longitude, latitude: $0.latitude,
-                               depthKm: $0.depthKm, mag: $0.mag)
-        }))
+        #expect(CatalogDigest.of(events) == CatalogDigest.of(lines: events.reversed().map(CatalogDigest.line(of:))))
     }
 
     @Test func everyDigestedFieldCounts() throws {

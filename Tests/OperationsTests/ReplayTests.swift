@@ -53,6 +53,7 @@ import TestSupport
         let directory = environment["QUAKE_BAKE_REPLAY_DIR"].map { URL(fileURLWithPath: $0) } ?? temporary.url
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let progressFile = directory.appendingPathComponent("progress.json")
+        let progressLog = directory.appendingPathComponent("progress.log")
         var progress = Progress(file: file.lastPathComponent, start: start)
         if let data = try? Data(contentsOf: progressFile) {
             let saved = try JSONDecoder().decode(Progress.self, from: data)
@@ -81,7 +82,7 @@ import TestSupport
         var totals: StandInProcess.ReplayProgress.Counts?
         for _ in 0..<progress.completedSteps { totals = try await standIn.advanceReplay(by: "6h").totals }
         if progress.completedSteps > 0 {
-            try appendLine("replay: taking up after step \(progress.completedSteps)", to: directory.appendingPathComponent("progress.log"))
+            try appendLine("replay: taking up after step \(progress.completedSteps)", to: progressLog)
         }
 
         var last: StandInProcess.Digest?
@@ -114,7 +115,7 @@ import TestSupport
                 // `swift test` hands the test's output on only at the end: a long replay is watched in progress.log.
                 let line = progress.line(of: steps)
                 print(line)
-                try appendLine(line, to: directory.appendingPathComponent("progress.log"))
+                try appendLine(line, to: progressLog)
             }
             try JSONEncoder().encode(progress).write(to: progressFile, options: .atomic)
         }
@@ -127,7 +128,7 @@ import TestSupport
             \(last?.deleted ?? 0) deleted; store equal to the served catalog after \(steps - progress.mismatchedSteps) of \(steps) steps \
             (mismatched steps: \(progress.mismatchedSteps)); \(String(format: "%.0f", progress.seconds)) s
             """)
-        try appendLine(progress.line(of: steps), to: directory.appendingPathComponent("progress.log"))
+        try appendLine(progress.line(of: steps), to: progressLog)
         #expect(progress.mismatchedSteps == 0)
         #expect(renamed > 0 && deleted > 0 && progress.faults > 0)
     }
