@@ -15,28 +15,46 @@ import QuakeTiles
 ///  WHERE r.min_lon <= :east AND r.max_lon >= :west AND r.min_lat <= :north AND r.max_lat >= :south
 ///  ORDER BY e.time DESC;
 /// ```
-/// Rows are numbered in id order, so the same selection gives the same file.
+/// A row's rowid is the event's MVT feature id (see `FeatureID`), so a feature tapped on
+/// a tile finds its details with `SELECT * FROM events WHERE rowid = :featureID`.
+///
+/// The rows are first gathered in a staging file (`AppDatabaseStaging`: from the store, or
+/// from the previous bundle's database and the rows that changed since), then copied into
+/// the final file with `INSERT INTO events SELECT * FROM staging.events`. Into an empty
+/// table with the same indexes, SQLite transfers the rows and the index entries as they
+/// are, in order, appended (its "xfer" optimisation): the file depends only on the rows,
+/// not on how the staging file came by them, so an incremental export writes the same
+/// bytes as a full one without rebuilding the indexes.
 enum AppDatabaseWriter {
+    /// `PRAGMA user_version` of the files this writer makes (2: rowids are feature ids).
+    static let userVersion = 2
+
     /// The columns copied from the store, in table order (the store contract minus `geom`).
     static let columns = ["id", "ids", "sources", "types", "time", "updated", "longitude", "latitude", "depth_km", "mag", "mag_type",
                           "place", "status", "event_type", "net", "code", "felt", "cdi", "mmi", "alert", "tsunami", "sig",
                           "nst", "dmin", "rms", "gap", "title", "url"]
 
-    static let schema = """
+    static let eventsTable = """
         CREATE TABLE events (
           id TEXT NOT NULL, ids TEXT, sources TEXT, types TEXT,
           time INTEGER NOT NULL, updated INTEGER, longitude REAL NOT NULL, latitude REAL NOT NULL,
           depth_km REAL, mag REAL, mag_type TEXT, place TEXT, status TEXT, event_type TEXT,
           net TEXT, code TEXT, felt INTEGER, cdi REAL, mmi REAL, alert TEXT, tsunami INTEGER, sig INTEGER,
           nst INTEGER, dmin REAL, rms REAL, gap REAL, title TEXT, url TEXT);
-        CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+        """
+
+    /// The indexes of `events`, in the final file and in the staging file alike (the transfer needs both).
+    static let eventIndexes = """
+        CREATE UNIQUE INDEX events_id ON events (id);
+        CREATE INDEX events_time ON events (time);
+        CREATE INDEX events_mag ON events (mag);
         """
 
     /// Copies the selected events of the store at `store` (those of `table`) into a new database at `url`, and
     /// returns the file's sha256 (it is built on a core of its own, so it hashes itself there).
     /// Given the previous bundle's database and the rows that changed since it was made, the
-    /// unchanged rows are copied from there (see `mergeRows`); the file is the same.
-    static func write(store: URL, selection: Selection, table: EventTable, highWaterMark: Int64,
+    /// unchanged rows are taken from there; the file is the same.
+    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, highWaterMark: Int64,
                       previous: (database: URL, changes: SelectionRead.Changes)?, to url: URL, logger: Logger) throws -> String {
         let started = DispatchTime.now()
         var laps: [String] = [], lastCPU = Stopwatch.threadCPUSeconds()
@@ -45,36 +63,36 @@ enum AppDatabaseWriter {
             laps.append("\(phase) \(String(format: "%.3f", cpu - lastCPU)) s")
             lastCPU = cpu
         }
+        let staging = AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs,
+                                         url: url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix))
+        defer { try? FileManager.default.removeItem(at: staging.url) }
+        if let previous, try staging.patch(previous: previous.database, changes: previous.changes) {
+            lap("staged rows (the previous bundle's, patched)")
+        } else {
+            try staging.copyFromStore()
+            lap("staged rows and indexes (from the store)")
+        }
         let queue = try SQLiteBuild.create(url, label: "export.app")
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA user_version = 1")
-            try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
+            try db.execute(sql: "PRAGMA user_version = \(userVersion)")
+            try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staging.url.path])
             try db.inTransaction {
-                try db.execute(sql: schema)
-                let (condition, arguments) = SelectionSQL.condition(selection, table: "s")
-                if let previous, try mergeRows(db, previous: previous.database, changes: previous.changes,
-                                               selectionCondition: condition, arguments: arguments) {
-                    lap("rows (merged with the previous bundle's)")
-                } else {
-                    let list = columns.map { "s.\($0)" }.joined(separator: ", ")
-                    try db.execute(sql: "INSERT INTO events (\(columns.joined(separator: ", "))) SELECT \(list) FROM store.events AS s WHERE \(condition) ORDER BY s.id",
-                                   arguments: StatementArguments(arguments))
-                    lap("rows")
-                }
-                try db.execute(sql: """
-                    CREATE UNIQUE INDEX events_id ON events (id);
-                    CREATE INDEX events_time ON events (time);
-                    CREATE INDEX events_mag ON events (mag);
+                try db.execute(sql: eventsTable + eventIndexes + """
+                    CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
                     """)
-                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '1'), ('store_high_water_mark', ?), ('events', (SELECT count(*) FROM events))",
-                               arguments: [String(highWaterMark)])
-                lap("indexes")
-                try fillRTree(db, table: table)
+                try db.execute(sql: "INSERT INTO events SELECT * FROM staging.events")
+                guard try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count else {
+                    throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(table.count) selected events")
+                }
+                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('store_high_water_mark', ?), ('events', ?)",
+                               arguments: [String(highWaterMark), String(table.count)])
+                lap("rows and indexes transferred")
+                try fillRTree(db, table: table, featureIDs: featureIDs)
                 lap("R-tree")
                 return .commit
             }
-            try db.execute(sql: "DETACH DATABASE store")
+            try db.execute(sql: "DETACH DATABASE staging")
         }
         try queue.close()
         SQLiteBuild.fsync(url)
@@ -86,24 +104,25 @@ enum AppDatabaseWriter {
         return sha256
     }
 
-    /// Writes the packed R-tree straight into the rtree's shadow tables (rows are numbered 1…n).
-    /// The points come from the event table in memory (the same events, the same positions):
-    /// a row's rowid is the rank of its id, as rows are inserted in id order. Sorting them here
-    /// costs less time than an SQL function per row and SQLite's sorter, and less memory than
-    /// reading them back from the file.
-    private static func fillRTree(_ db: Database, table: EventTable) throws {
+    /// Writes the packed R-tree straight into the rtree's shadow tables. The points come from
+    /// the event table in memory (the same events, the same positions), each under its feature
+    /// id, the rowid of its row. Sorting them here costs less time than an SQL function per
+    /// row and SQLite's sorter, and less memory than reading them back from the file.
+    private static func fillRTree(_ db: Database, table: EventTable, featureIDs: FeatureIDs) throws {
         let count = table.count
-        guard try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == count else {
-            throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(count) selected events")
-        }
-        var order = table.idOrder()
-        var rowids = [UInt32](repeating: 0, count: count)
-        for (rank, event) in order.enumerated() { rowids[Int(event)] = UInt32(rank + 1) }
         let keys = (0..<count).map { RTreePacker.key(longitude: table.longitude[$0], latitude: table.latitude[$0]) }
-        order.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : rowids[Int($0)] < rowids[Int($1)] }
+        var order = Array(0..<UInt32(count))
+        order.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : featureIDs[Int($0)] < featureIDs[Int($1)] }
         let node = try db.makeStatement(sql: "INSERT OR REPLACE INTO events_rtree_node (nodeno, data) VALUES (?, ?)")
-        let leaf = try db.makeStatement(sql: "INSERT INTO events_rtree_rowid (rowid, nodeno) VALUES (?, ?)")
         let parent = try db.makeStatement(sql: "INSERT INTO events_rtree_parent (nodeno, parentnode) VALUES (?, ?)")
+        // The leaf of every rowid, `leafBatch` rows per statement: one statement per row costs
+        // about twice as much.
+        let leafBatch = 256
+        let leaves = try db.makeStatement(sql: "INSERT INTO events_rtree_rowid (rowid, nodeno) VALUES "
+                                          + Array(repeating: "(?, ?)", count: leafBatch).joined(separator: ", "))
+        let leaf = try db.makeStatement(sql: "INSERT INTO events_rtree_rowid (rowid, nodeno) VALUES (?, ?)")
+        var pending: [(rowid: Int64, node: Int64)] = []
+        pending.reserveCapacity(leafBatch)
         func step(_ statement: Statement) throws {
             let s = statement.sqliteStatement
             guard sqlite3_step(s) == SQLITE_DONE else {
@@ -111,10 +130,27 @@ enum AppDatabaseWriter {
             }
             sqlite3_reset(s)
         }
+        /// Inserts the pending leaf rows: a full batch at once, fewer one by one.
+        func flushLeaves() throws {
+            if pending.count == leafBatch {
+                for (i, row) in pending.enumerated() {
+                    sqlite3_bind_int64(leaves.sqliteStatement, Int32(2 * i + 1), row.rowid)
+                    sqlite3_bind_int64(leaves.sqliteStatement, Int32(2 * i + 2), row.node)
+                }
+                try step(leaves)
+            } else {
+                for row in pending {
+                    sqlite3_bind_int64(leaf.sqliteStatement, 1, row.rowid)
+                    sqlite3_bind_int64(leaf.sqliteStatement, 2, row.node)
+                    try step(leaf)
+                }
+            }
+            pending.removeAll(keepingCapacity: true)
+        }
         try RTreePacker.pack(count: count, points: { visit in
             for e in order {
                 let event = Int(e)
-                try visit(Int64(rowids[event]), table.longitude[event], table.latitude[event])
+                try visit(Int64(featureIDs[event]), table.longitude[event], table.latitude[event])
             }
         }, into: RTreePacker.Sink(
             node: { number, blob in
@@ -123,14 +159,14 @@ enum AppDatabaseWriter {
                 try step(node)
             },
             leaf: { rowid, number in
-                sqlite3_bind_int64(leaf.sqliteStatement, 1, rowid)
-                sqlite3_bind_int64(leaf.sqliteStatement, 2, number)
-                try step(leaf)
+                pending.append((rowid, number))
+                if pending.count == leafBatch { try flushLeaves() }
             },
             parent: { number, parentNumber in
                 sqlite3_bind_int64(parent.sqliteStatement, 1, number)
                 sqlite3_bind_int64(parent.sqliteStatement, 2, parentNumber)
                 try step(parent)
             }))
+        try flushLeaves()
     }
 }

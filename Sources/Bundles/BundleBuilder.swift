@@ -13,16 +13,15 @@ enum BundleBuilder {
         let warnings: [String]
     }
 
-    /// Builds the files into `directory`; `previous` is the current bundle, whose tiles are
+    /// Builds the files into `directory` (`featureIDs` are those of `read`'s events); `previous` is the current bundle, whose tiles are
     /// reused where their content is unchanged. `thinned` is called once the events are
     /// thinned, with each event's minzoom and the row keys of the events whose feature id moved.
-    static func build(read: SelectionRead.Result, options: ExportOptions, directory: URL, previous: URL?,
+    static func build(read: SelectionRead.Result, featureIDs: FeatureIDs, options: ExportOptions, directory: URL, previous: URL?,
                       progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
         let points = PointSet(table: table, buildTimeOrder: thinningOptions.stride > 1)
-        let featureIDs = FeatureID.assign(table)
         FreedMemory.release()
         stopwatch.lap("ordered the points")
         let optionsDigest = ExportState.optionsDigest(options)
@@ -51,31 +50,39 @@ enum BundleBuilder {
         let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: baked.records)
         FreedMemory.release()
         stopwatch.lap("tileset metadata")
-        let offsets = try PMTilesWriter.write(records: baked.records, data: data, metadata: metadata.pmtilesJSON,
-                                              header: metadata.pmtilesHeader, to: directory.appendingPathComponent("quakes.pmtiles"))
-        stopwatch.lap("wrote quakes.pmtiles")
-        try MBTilesWriter.write(records: baked.records, data: data, metadata: metadata.mbtilesRows,
-                                to: directory.appendingPathComponent("quakes.mbtiles"))
-        FreedMemory.release()
-        stopwatch.lap("wrote quakes.mbtiles")
-        try writeState(records: baked.records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
-                       to: directory.appendingPathComponent(ExportState.fileName))
-        stopwatch.lap("wrote the export state")
-
+        // The GeoJSON zooms and the MBTiles are written on threads of their own while this one
+        // writes the PMTiles: the tiles are done, so the cores are free. (Not beside the
+        // metadata: a million events' statistics and a zoom's text at once would break the
+        // memory budget.)
         let zooms = zoomSummaries(records: baked.records, thinning: thinning, options: thinningOptions, events: table.count)
         let geoJSONZooms = zooms.filter { $0.events + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
         let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)
-        if !layers.isEmpty { try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true) }
-        for layer in layers {
-            let url = directory.appendingPathComponent("geojson/z\(layer.zoom).geojson.gz")
-            try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
-            SQLiteBuild.fsync(url)
+        let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
+        let records = baked.records, mbtilesRows = metadata.mbtilesRows
+        let mbtiles = BackgroundWork("export.mbtiles") {
+            try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: directory.appendingPathComponent("quakes.mbtiles"))
         }
-        stopwatch.lap("wrote \(layers.count) GeoJSON zoom(s)")
-        try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
-        try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
-                  to: directory.appendingPathComponent("preview.html"))
-        stopwatch.lap("wrote the timeline and the preview")
+        do {
+            let offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,
+                                                  header: metadata.pmtilesHeader, to: directory.appendingPathComponent("quakes.pmtiles"))
+            stopwatch.lap("wrote quakes.pmtiles")
+            try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
+                           to: directory.appendingPathComponent(ExportState.fileName))
+            stopwatch.lap("wrote the export state")
+            try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
+            try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
+                      to: directory.appendingPathComponent("preview.html"))
+            stopwatch.lap("wrote the timeline and the preview")
+        } catch {
+            _ = try? mbtiles.wait()
+            _ = try? geoJSON.wait()
+            throw error
+        }
+        try mbtiles.wait()
+        FreedMemory.release()
+        stopwatch.lap("waited for quakes.mbtiles")
+        try geoJSON.wait()
+        stopwatch.lap("waited for the \(layers.count) GeoJSON zoom(s)")
         let warnings = thinning.actions.map { action -> String in
             let why = action.reason == .bytes
                 ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"
@@ -118,6 +125,17 @@ enum BundleBuilder {
                                clusters: tiles.reduce(0) { $0 + Int($1.clusters) },
                                clusteredEvents: options.clusters ? events - cumulative : 0,
                                largestTileBytes: Int(tiles.map(\.length).max() ?? 0))
+        }
+    }
+
+    /// Writes `geojson/z{z}.geojson.gz` for each of `layers`.
+    private static func writeGeoJSON(_ layers: [ZoomLayer], table: EventTable, thinning: Thinning, into directory: URL) throws {
+        guard !layers.isEmpty else { return }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true)
+        for layer in layers {
+            let url = directory.appendingPathComponent("geojson/z\(layer.zoom).geojson.gz")
+            try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
+            SQLiteBuild.fsync(url)
         }
     }
 

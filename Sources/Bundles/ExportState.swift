@@ -44,7 +44,7 @@ struct ExportState: Sendable {
 
     /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input).
     static func optionsDigest(_ options: ExportOptions) -> UInt64 {
-        let encoderVersion = 3  // 3: tiles gzipped by libdeflate
+        let encoderVersion = 4  // 3: tiles gzipped by libdeflate; 4: big tiles sized from a sample first
         let text = JSON.object([("encoder", .int(encoderVersion)),
                                 ("thinning", options.contentJSON.member("thinning")),
                                 ("attributes", options.contentJSON.member("attributes"))]).text

@@ -48,16 +48,17 @@ public enum Exporter {
         let previousDatabase: (database: URL, changes: SelectionRead.Changes)? = read.changes.flatMap { changes in
             current.map { ($0.appendingPathComponent("quakes.sqlite"), changes) }
         }
+        let featureIDs = FeatureID.assign(table)
         let appDatabase = BackgroundWork("export.app-database") {
-            try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, highWaterMark: highWaterMark,
-                                        previous: previousDatabase,
+            try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, featureIDs: featureIDs,
+                                        highWaterMark: highWaterMark, previous: previousDatabase,
                                         to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
         }
         let cacheFile = EventCache.url(out: out)
         let cacheTemporary = cacheFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst()))
         var cacheWriter: BackgroundWork<Void>?
         do {
-            let built = try BundleBuilder.build(read: read, options: options, directory: directory, previous: current,
+            let built = try BundleBuilder.build(read: read, featureIDs: featureIDs, options: options, directory: directory, previous: current,
                                                 progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
                 cacheWriter = BackgroundWork("export.event-cache") {
                     try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,

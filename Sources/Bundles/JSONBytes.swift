@@ -8,12 +8,6 @@ struct JSONBytes {
 
     init(capacity: Int) { bytes.reserveCapacity(capacity) }
 
-    /// Hands the text so far to `gzip` and empties the buffer (keeping its capacity).
-    mutating func flush(to gzip: Gzip.Compressor) throws {
-        try bytes.withUnsafeBytes { try gzip.write($0) }
-        bytes.removeAll(keepingCapacity: true)
-    }
-
     /// Appends text as it is.
     mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

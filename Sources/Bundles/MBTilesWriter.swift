@@ -20,7 +20,7 @@ enum MBTilesWriter {
                     CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
                     CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
                     """)
-                try SQLiteBuild.insertMany(db, sql: "INSERT INTO metadata (name, value) VALUES (?, ?)", metadata) { s, row in
+                try SQLiteBuild.executeMany(db, sql: "INSERT INTO metadata (name, value) VALUES (?, ?)", metadata) { s, row in
                     SQLiteBuild.bindText(s, 1, row.0)
                     SQLiteBuild.bindText(s, 2, row.1)
                 }
@@ -30,8 +30,8 @@ enum MBTilesWriter {
                     let a = records[$0].key, b = records[$1].key
                     return (a.z, a.x, a.tmsRow) < (b.z, b.x, b.tmsRow)
                 }
-                try SQLiteBuild.insertMany(db, sql: "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)",
-                                           order.lazy.map { records[$0] }) { s, record in
+                try SQLiteBuild.executeMany(db, sql: "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)",
+                                            order.lazy.map { records[$0] }) { s, record in
                     sqlite3_bind_int64(s, 1, Int64(record.key.z))
                     sqlite3_bind_int64(s, 2, Int64(record.key.x))
                     sqlite3_bind_int64(s, 3, Int64(record.key.tmsRow))

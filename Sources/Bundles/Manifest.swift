@@ -6,7 +6,8 @@ import QuakeCommon
 /// the same store content and options give the same bytes.
 struct Manifest {
     static let fileName = "manifest.json"
-    static let formatVersion = 1
+    /// 2: the app database's rowids are the events' feature ids (1: ranks in id order).
+    static let formatVersion = 2
 
     let bundleVersion: String
     let highWaterMark: Int64

@@ -42,7 +42,7 @@ struct RTreePacker {
         Int64(Morton.code(x: WebMercator.fixed((longitude + 180) / 360), y: WebMercator.fixed((latitude + 90) / 180)) >> 1)
     }
 
-    /// Packs `count` points with rowids 1…count, handed over by `points` in packing order
+    /// Packs `count` points with distinct rowids, handed over by `points` in packing order
     /// (by `key`, then rowid): `points` calls its argument once per point.
     static func pack(count: Int, points: ((_ rowid: Int64, _ longitude: Double, _ latitude: Double) throws -> Void) throws -> Void,
                      into sink: Sink) throws {
@@ -57,7 +57,9 @@ struct RTreePacker {
         }
         let depth = levelSizes.count - 1
 
-        var leafOfRowid = [Int32](repeating: -1, count: count)
+        // The rowids in packing order: point p sits in leaf p / capacity.
+        var rowids: [Int64] = []
+        rowids.reserveCapacity(count)
         var boxes: [Box] = []
         boxes.reserveCapacity(levelSizes[0])
         var blob = header(cells: 0, depth: nil)
@@ -73,15 +75,12 @@ struct RTreePacker {
         }
         var seen = 0
         try points { rowid, longitude, latitude in
-            guard rowid >= 1, rowid <= count, leafOfRowid[Int(rowid) - 1] < 0 else {
-                throw QuakeBakeError("quakes.sqlite: rowid \(rowid) out of 1…\(count) or repeated")
-            }
             let x = outward(longitude), y = outward(latitude)
             let cell = Box(minX: x.low, maxX: x.high, minY: y.low, maxY: y.high)
             write(cell: cells, id: rowid, box: cell, into: &blob)
             if cells == 0 { box = cell } else { box.add(cell) }
             cells += 1
-            leafOfRowid[Int(rowid) - 1] = Int32(boxes.count)
+            rowids.append(rowid)
             seen += 1
             if cells == capacity { try flushLeaf() }
         }
@@ -107,7 +106,12 @@ struct RTreePacker {
             }
             boxes = above
         }
-        for (index, leaf) in leafOfRowid.enumerated() { try sink.leaf(Int64(index) + 1, firstNumber[0] + Int64(leaf)) }
+        var byRowid = Array(0..<UInt32(count))
+        byRowid.sort { rowids[Int($0)] < rowids[Int($1)] }
+        for (a, b) in zip(byRowid, byRowid.dropFirst()) where rowids[Int(a)] == rowids[Int(b)] {
+            throw QuakeBakeError("quakes.sqlite: rowid \(rowids[Int(a)]) packed twice")
+        }
+        for p in byRowid { try sink.leaf(rowids[Int(p)], firstNumber[0] + Int64(Int(p) / capacity)) }
         for link in parents.sorted(by: { $0.node < $1.node }) { try sink.parent(link.node, link.parent) }
     }
 

@@ -14,12 +14,21 @@ enum SQLiteBuild {
     /// Creates a new database file at `url` (replacing any) ready for bulk loading.
     static func create(_ url: URL, label: String) throws -> DatabaseQueue {
         try? FileManager.default.removeItem(at: url)
+        return try open(url, label: label, pageSize: pageSize)
+    }
+
+    /// Opens the database file at `url` (an unpublished one: no journal, no syncing) for bulk changes.
+    static func open(_ url: URL, label: String) throws -> DatabaseQueue {
+        try open(url, label: label, pageSize: nil)
+    }
+
+    private static func open(_ url: URL, label: String, pageSize: Int?) throws -> DatabaseQueue {
         var configuration = Configuration()
         configuration.label = label
         configuration.foreignKeysEnabled = false
         let queue = try DatabaseQueue(path: url.path, configuration: configuration)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA page_size = \(pageSize)")
+            if let pageSize { try db.execute(sql: "PRAGMA page_size = \(pageSize)") }
             try db.execute(sql: "PRAGMA journal_mode = OFF")
             try db.execute(sql: "PRAGMA synchronous = OFF")
             try db.execute(sql: "PRAGMA cache_size = -8192")  // 8 MB: the export's memory budget is shared
@@ -29,8 +38,8 @@ enum SQLiteBuild {
 
     /// Runs `statement` once per item of `items`, binding through the C API (GRDB's per-row
     /// binding costs about 2 µs, which matters at a million rows).
-    static func insertMany<S: Sequence>(_ db: Database, sql: String, _ items: S,
-                                        bind: (OpaquePointer, S.Element) throws -> Void) throws {
+    static func executeMany<S: Sequence>(_ db: Database, sql: String, _ items: S,
+                                         bind: (OpaquePointer, S.Element) throws -> Void) throws {
         let statement = try db.makeStatement(sql: sql)
         let s = statement.sqliteStatement
         for item in items {
@@ -60,7 +69,7 @@ enum SQLiteBuild {
 
     /// Flushes the file to disk (after the queue is closed).
     static func fsync(_ url: URL) {
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
         if fd >= 0 { _ = Foundation.fsync(fd); close(fd) }
     }
 }

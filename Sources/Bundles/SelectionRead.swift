@@ -26,8 +26,10 @@ enum SelectionRead {
     struct Changes: Sendable {
         /// Ids of the previous export's events that are gone or changed.
         let gone: [String]
-        /// Store rowids of the rows that are new or changed, with their ids.
-        let incoming: [(rowid: Int64, id: String)]
+        /// Store rowids of the rows that are new or changed, with their events in the table.
+        let incoming: [(rowid: Int64, event: Int)]
+        /// Events of the table whose feature id a collision had moved in the previous export.
+        let movedBefore: [Int]
     }
 
     struct Result {
@@ -100,7 +102,10 @@ enum SelectionRead {
         snapshot.otherKeys = StoreSnapshot.otherKeys(all: current, selected: snapshot.eventKeys)
         let previous = cache.tilesDigest == ExportState.optionsDigest(options)
             ? Previous(kept: kept, minZoom: minZoom, removed: positions, movedKeys: cache.movedKeys) : nil
-        let incoming = appended.enumerated().map { ($1, snapshot.table.id(kept + $0)) }
-        return Result(snapshot: snapshot, previous: previous, changes: Changes(gone: gone, incoming: incoming), rowsRead: changed.count)
+        let incoming = appended.enumerated().map { ($1, kept + $0) }
+        let movedKeys = Set(cache.movedKeys)
+        let movedBefore = movedKeys.isEmpty ? [] : snapshot.eventKeys.indices.filter { movedKeys.contains(snapshot.eventKeys[$0]) }
+        return Result(snapshot: snapshot, previous: previous, changes: Changes(gone: gone, incoming: incoming, movedBefore: movedBefore),
+                      rowsRead: changed.count)
     }
 }

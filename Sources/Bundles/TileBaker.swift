@@ -18,7 +18,11 @@ import QuakeTiles
 /// The size guard: a tile that compresses to more than `maxTileBytes` gets a cap
 /// on its events (proportional to the overshoot, with a 10% margin) and thinning
 /// reruns with the caps; a tile none of whose events changed its minzoom keeps
-/// what the previous pass made of it.
+/// what the previous pass made of it. A tile of `sampledFrom` events or more is first
+/// sized from a sample (every `sampleStride`-th event, encoded and compressed, scaled
+/// up): when that estimate is over 1.25 times the limit, the tile is too big at the
+/// estimated size without being encoded whole. Full and incremental exports decide
+/// alike, as the sample depends only on the tile's content.
 struct TileBaker {
     let table: EventTable
     let points: PointSet
@@ -74,6 +78,10 @@ struct TileBaker {
     /// bounds the memory of encoded tiles waiting to be written.
     private static let batchTiles = 2048
     private static let batchEvents = 50_000
+
+    /// Events from which a tile is sized from a sample first, and the sample's stride.
+    private static let sampledFrom = 8_000
+    private static let sampleStride = 8
 
     /// What a pass made of each tile run: a record, an oversize tile, or nothing.
     private enum Made {
@@ -246,18 +254,26 @@ struct TileBaker {
             return .known(TileRecord(key: run.key, contentHash: hash, origin: .previous, offset: entry.offset, length: entry.length,
                                      dataHash: entry.dataHash, events: Int32(content.events.count), clusters: Int32(content.clusters.count)))
         }
-        let mvt = encoder.encode(content)
-        let compressed: [UInt8]
         do {
-            compressed = try mvt.withUnsafeBytes { try Gzip.compress(bytes: $0) }
+            if content.events.count >= Self.sampledFrom {
+                let sample = content.sample(every: Self.sampleStride)
+                let mvt = encoder.encode(sample)
+                let estimate = try mvt.withUnsafeBytes { try Gzip.compress(bytes: $0) }.count * content.events.count / sample.events.count
+                if estimate > options.maxTileBytes + options.maxTileBytes / 4 {
+                    return .oversize(key: run.key, contentHash: hash, size: estimate, events: content.events.count,
+                                     measured: true, repeated: false, features: sample.featureCount, mvtBytes: mvt.count)
+                }
+            }
+            let mvt = encoder.encode(content)
+            let compressed = try mvt.withUnsafeBytes { try Gzip.compress(bytes: $0) }
+            if compressed.count > options.maxTileBytes {
+                return .oversize(key: run.key, contentHash: hash, size: compressed.count, events: content.events.count,
+                                 measured: true, repeated: false, features: content.featureCount, mvtBytes: mvt.count)
+            }
+            return .fresh(key: run.key, contentHash: hash, bytes: compressed,
+                          events: content.events.count, clusters: content.clusters.count, mvtBytes: mvt.count)
         } catch {
             return .failed("cannot compress tile \(run.key): \(error)")
         }
-        if compressed.count > options.maxTileBytes {
-            return .oversize(key: run.key, contentHash: hash, size: compressed.count, events: content.events.count,
-                             measured: true, repeated: false, features: content.featureCount, mvtBytes: mvt.count)
-        }
-        return .fresh(key: run.key, contentHash: hash, bytes: compressed,
-                      events: content.events.count, clusters: content.clusters.count, mvtBytes: mvt.count)
     }
 }

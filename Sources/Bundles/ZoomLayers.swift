@@ -30,15 +30,12 @@ struct ZoomLayer {
 /// (`cluster: true`, mean position rounded to 1e-6°, the cluster fields).
 enum GeoJSONZoomWriter {
     static func write(_ layer: ZoomLayer, table: EventTable, thinning: Thinning, to url: URL) throws {
-        // Compressed as it is written, a megabyte at a time: a zoom of 50,000 features is some
-        // 12 MB of text, written near the export's memory peak.
-        let gzip = try Gzip.Compressor(writingTo: url)
-        let chunk = 1 << 20
-        var out = JSONBytes(capacity: chunk + (1 << 16))
+        // The whole text, then compressed at once (libdeflate, three times faster than zlib):
+        // a zoom of 50,000 features is some 15 MB of text, held after the tiles are done.
+        var out = JSONBytes(capacity: (layer.events.count + layer.clusters.count) * 320 + 64)
         out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         var first = true
         for e in layer.events {
-            if out.bytes.count >= chunk { try out.flush(to: gzip) }
             out.raw(first ? "{\"type\":\"Feature\",\"id\":" : ",{\"type\":\"Feature\",\"id\":")
             first = false
             out.string(table.ids[e]!)
@@ -63,7 +60,6 @@ enum GeoJSONZoomWriter {
             out.raw("}}")
         }
         for cluster in layer.clusters {
-            if out.bytes.count >= chunk { try out.flush(to: gzip) }
             out.raw(first ? "{\"type\":\"Feature\",\"id\":\"cluster/" : ",{\"type\":\"Feature\",\"id\":\"cluster/")
             first = false
             out.integer(layer.zoom)
@@ -89,8 +85,8 @@ enum GeoJSONZoomWriter {
             out.raw("}}")
         }
         out.raw("]}")
-        try out.flush(to: gzip)
-        try gzip.finish()
+        let compressed = try out.bytes.withUnsafeBytes { try Gzip.compress(bytes: $0) }
+        try Data(compressed).write(to: url)
     }
 
     /// A cluster's mean position in degrees, rounded to 1e-6.

@@ -1,9 +1,6 @@
 #include <zlib.h>
 
-// deflateInit2 / inflateInit2 are macros, which Swift cannot call.
-static inline int qb_deflateInit2(z_streamp strm, int level, int windowBits) {
-    return deflateInit2(strm, level, Z_DEFLATED, windowBits, 8, Z_DEFAULT_STRATEGY);
-}
+// inflateInit2 is a macro, which Swift cannot call.
 static inline int qb_inflateInit2(z_streamp strm, int windowBits) {
     return inflateInit2(strm, windowBits);
 }

@@ -1,13 +1,13 @@
 import CDeflate
-import CZlib
 import Foundation
 
-/// gzip through the system libraries: whole buffers through libdeflate, streams through zlib.
+/// gzip through the system libraries: compression of whole buffers through libdeflate,
+/// decompression of streams through zlib.
 ///
 /// Output is deterministic: neither writes a file name or a modification time, so the
 /// same input and level always give the same bytes (bundles must be byte-reproducible).
 public enum Gzip {
-    /// An error from zlib or libdeflate, with its message.
+    /// An error from libdeflate or zlib, with its message.
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
     }

@@ -178,14 +178,6 @@ public struct EventTable: Sendable {
         return categories[s].codes[event]
     }
 
-    /// Event numbers in the order of their ids (bytewise UTF-8, as SQLite orders text): sorted by
-    /// the ids' first eight bytes as one number, runs of equal prefixes then by the whole id.
-    public func idOrder() -> [UInt32] {
-        var keyed = (0..<count).map { (prefix: ids.prefix($0), event: UInt32($0)) }
-        keyed.sort { $0.prefix != $1.prefix ? $0.prefix < $1.prefix : idPrecedes(Int($0.event), Int($1.event)) }
-        return keyed.map(\.event)
-    }
-
     /// True when the id of event `a` sorts before the id of event `b` (bytewise UTF-8).
     public func idPrecedes(_ a: Int, _ b: Int) -> Bool {
         ids.precedes(a, b)
@@ -259,17 +251,6 @@ public struct TextColumn: Sendable {
         }
         ends.removeLast(ends.count - write)
         pool.removeLast(pool.count - poolWrite)
-    }
-
-    /// The first eight bytes of value `i` as a big-endian number (zero-padded; 0 for NULL): prefixes
-    /// order as the values do, where they differ.
-    func prefix(_ i: Int) -> UInt64 {
-        let end = ends[i]
-        if end & 0x8000_0000 != 0 { return 0 }
-        let start = i == 0 ? 0 : Int(ends[i - 1] & 0x7FFF_FFFF)
-        var value: UInt64 = 0
-        for k in 0..<8 { value = value << 8 | UInt64(start + k < Int(end) ? pool[start + k] : 0) }
-        return value
     }
 
     /// True when value `a` sorts before value `b`, bytewise (NULL first), compared in place.

@@ -64,11 +64,14 @@ public struct FeatureIDs: Sendable {
     private let ids: TextColumn
     private let mask: UInt64
     private let moved: [UInt32: UInt64]
+    /// `moved` by USGS id.
+    private let movedByID: [String: UInt64]
 
     init(ids: TextColumn, mask: UInt64, moved: [UInt32: UInt64]) {
         self.ids = ids
         self.mask = mask
         self.moved = moved
+        movedByID = Dictionary(uniqueKeysWithValues: moved.map { (String(decoding: ids[Int($0.key)]!, as: UTF8.self), $0.value) })
     }
 
     /// The events whose number is not the base number of their id (moved by a collision), ascending.
@@ -77,6 +80,12 @@ public struct FeatureIDs: Sendable {
     /// The number of event `event` when a collision moved it off the base number of its id, else `nil`.
     public func movedNumber(_ event: Int) -> UInt64? {
         moved.isEmpty ? nil : moved[UInt32(event)]
+    }
+
+    /// The feature id of the event whose USGS id is `id` (an event of the selection).
+    public func number(id: String) -> UInt64 {
+        if !movedByID.isEmpty, let number = movedByID[id] { return number }
+        return FeatureID.base(id.utf8) & mask
     }
 
     /// The feature id of event number `event`.

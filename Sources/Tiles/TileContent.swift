@@ -89,6 +89,18 @@ public struct TileContent: Sendable {
         self.clusters = clusters
     }
 
+    /// Every `stride`-th of the events, from the first, and all the clusters: a deterministic
+    /// sample of a big tile, whose encoded size estimates the whole tile's.
+    public func sample(every stride: Int) -> TileContent {
+        TileContent(key: key, events: Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }, clusters: clusters)
+    }
+
+    private init(key: TileKey, events: [UInt32], clusters: [ClusterFeature]) {
+        self.key = key
+        self.events = events
+        self.clusters = clusters
+    }
+
     private static func cluster(points: PointSet, minZoom: [UInt8], zoom: Int, level: Int, range: Range<Int>) -> ClusterFeature? {
         let z = UInt8(zoom)
         var count = 0

@@ -51,6 +51,18 @@ import TestSupport
         #expect(found.count == expected.count)
     }
 
+    @Test func aTileFeatureFindsItsRowByItsFeatureID() throws {
+        let features = bundle.eventFeatures(zoom: ProofBundle.maxZoom)
+        #expect(features.count == bundle.events.count)
+        let rows = try appDatabase().read { db in
+            Dictionary(uniqueKeysWithValues: try Row.fetchAll(db, sql: "SELECT rowid, id FROM events").map { ($0[0] as Int64, $0[1] as String) })
+        }
+        for (_, feature) in features {
+            let featureID = try #require(feature.id)
+            #expect(rows[Int64(featureID)] == feature.properties["id"]?.string)
+        }
+    }
+
     @Test func appDatabaseKeepsTheDetailFields() throws {
         let source = Dictionary(uniqueKeysWithValues: CatalogFile.read(TestData.usgs("feed-all_week-2018-06.geojson.gz")).events.map { ($0.id, $0) })
         try appDatabase().read { db in

@@ -35,7 +35,7 @@ import TestSupport
         #expect(second.rowsRead == 1 && second.highWaterMark == first.highWaterMark)
         #expect(second.bundleVersion != first.bundleVersion)
         // The app database took the unchanged rows from the previous one.
-        #expect(log.messages.contains { $0.contains("rows (merged with the previous bundle's)") }, "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("staged rows (the previous bundle's, patched)") }, "\(log.messages)")
     }
 
     @Test func mergesDeletionsAndEventsLeavingOrEnteringTheSelectionMatchAFullExport() throws {

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import GRDBSQLite
+import QuakeCommon
+import QuakeTiles
+
+/// The staging file of the app database: an `events` table with the final file's indexes,
+/// from which `AppDatabaseWriter` transfers the rows. Rows may get there in any order and
+/// the file may hold other tables: only the rows of `events` count.
+struct AppDatabaseStaging {
+    let store: URL
+    let selection: Selection
+    let table: EventTable
+    let featureIDs: FeatureIDs
+    let url: URL
+
+    /// Inserts one store row, found by id, under its feature id.
+    private static let insertByID = "INSERT INTO events (rowid, \(AppDatabaseWriter.columns.joined(separator: ", "))) SELECT ?, "
+        + AppDatabaseWriter.columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE s.id = ?"
+    /// Inserts one store row, found by rowid, under its feature id.
+    private static let insertByRowid = "INSERT INTO events (rowid, \(AppDatabaseWriter.columns.joined(separator: ", "))) SELECT ?, "
+        + AppDatabaseWriter.columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE s.rowid = ?"
+
+    /// Fills the staging file from the store: the selected rows, sorted by feature id (SQLite's
+    /// sorter reads the store once, in its order, and appending is the fast way into a b-tree),
+    /// then the indexes.
+    func copyFromStore() throws {
+        let queue = try SQLiteBuild.create(url, label: "export.app-staging")
+        try queue.writeWithoutTransaction { db in
+            db.add(function: DatabaseFunction("quake_feature_id", argumentCount: 1, pure: true) { [featureIDs] values in
+                String.fromDatabaseValue(values[0]).map { Int64(featureIDs.number(id: $0)) }
+            })
+            try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
+            try db.inTransaction {
+                try db.execute(sql: AppDatabaseWriter.eventsTable)
+                let (condition, arguments) = SelectionSQL.condition(selection, table: "s")
+                let columns = AppDatabaseWriter.columns
+                try db.execute(sql: "INSERT INTO events (rowid, \(columns.joined(separator: ", "))) SELECT quake_feature_id(s.id), "
+                                   + columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition) ORDER BY 1",
+                               arguments: StatementArguments(arguments))
+                try db.execute(sql: AppDatabaseWriter.eventIndexes)
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE store")
+        }
+        try queue.close()
+    }
+
+    /// Fills the staging file from the previous bundle's app database: a copy of it without
+    /// the rows gone or changed since, with the new and changed rows of the store, and with
+    /// the rows whose feature id a collision moved (one came or went) renumbered. Returns
+    /// false, leaving no file, when the previous database is not one this writer made or does
+    /// not come out with the table's events (the caller then copies from the store).
+    func patch(previous: URL, changes: SelectionRead.Changes) throws -> Bool {
+        try? FileManager.default.removeItem(at: url)
+        try FileCopy.copy(previous, to: url)
+        let queue = try SQLiteBuild.open(url, label: "export.app-staging")
+        let patched = try queue.writeWithoutTransaction { db -> Bool in
+            let previousColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(events)").map { $0["name"] as String }
+            guard previousColumns == AppDatabaseWriter.columns,
+                  try Int.fetchOne(db, sql: "PRAGMA user_version") == AppDatabaseWriter.userVersion else { return false }
+            let incoming = Set(changes.incoming.map(\.event))
+            let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()
+            try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
+            try db.inTransaction {
+                try SQLiteBuild.executeMany(db, sql: "DELETE FROM events WHERE id = ?", changes.gone) { s, id in SQLiteBuild.bindText(s, 1, id) }
+                try SQLiteBuild.executeMany(db, sql: "DELETE FROM events WHERE id = ?", incoming.sorted() + renumbered) { s, event in
+                    SQLiteBuild.bindText(s, 1, table.id(event))
+                }
+                try SQLiteBuild.executeMany(db, sql: Self.insertByRowid, changes.incoming) { s, row in
+                    sqlite3_bind_int64(s, 1, Int64(featureIDs[row.event]))
+                    sqlite3_bind_int64(s, 2, row.rowid)
+                }
+                try SQLiteBuild.executeMany(db, sql: Self.insertByID, renumbered) { s, event in
+                    sqlite3_bind_int64(s, 1, Int64(featureIDs[event]))
+                    SQLiteBuild.bindText(s, 2, table.id(event))
+                }
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE store")
+            // A previous file that does not hold what its bundle's event cache says is rebuilt from the store.
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count
+        }
+        try queue.close()
+        if !patched { try? FileManager.default.removeItem(at: url) }
+        return patched
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Copies files inside the kernel.
+///
+/// `FileManager.copyItem` on Linux copies 4 KB per `sendfile` call (some 33,000 calls for
+/// the app database of a 440,000-event bundle); this copies up to a gigabyte per call.
+public enum FileCopy {
+    /// Copies the regular file at `source` to a new file at `destination` (replacing any).
+    public static func copy(_ source: URL, to destination: URL) throws {
+        let input = open(source.path, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { throw QuakeBakeError("cannot open \(source.path): \(String(cString: strerror(errno)))") }
+        defer { close(input) }
+        let output = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard output >= 0 else { throw QuakeBakeError("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
+        defer { close(output) }
+        while true {
+            let copied = sendfile(output, input, nil, 1 << 30)
+            if copied == 0 { return }
+            if copied < 0 {
+                if errno == EINTR { continue }
+                throw QuakeBakeError("cannot copy \(source.path) to \(destination.path): \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+}
