@@ -46,4 +46,35 @@ import TestSupport
         let largestDropped = Set(events.keys).subtracting(zoomsByID.keys).compactMap { events[$0]?.mag }.max() ?? -9
         #expect(largestDropped < 5.5)
     }
+
+    /// A tile of 8,000 events or more is sized from a sample first: one clearly too big is not
+    /// encoded whole, and a full and an incremental export cut it alike.
+    @Test func aBigTileIsSizedFromASample() async throws {
+        let dir = TemporaryDirectory("guard-sample")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample, "feed-all_week-2020-06.geojson.gz"])
+        let events = try store.events()
+        #expect(events.count >= 8_000)
+        let configure: (inout ExportOptions) -> Void = {
+            $0.thinning.maxZoom = 0  // every event in tile 0/0/0
+            $0.thinning.maxTileBytes = 100_000
+        }
+        let log = RecordedLog()
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"), logger: log.logger, configure)
+        #expect(first.warnings.contains { $0.hasPrefix("tile 0/0/0:") }, "\(first.warnings)")
+        let report = try await BundleReport.read(first.directory)
+        #expect(report.mbtiles.tiles.count == 1 && report.mbtiles.tiles.allSatisfy { $0.bytes <= 100_000 })
+        // Encoded: the sample, then the cut tile; never all the events at once.
+        let made = try #require(log.messages.first { $0.contains("thinned and made") })
+        let encoded = try #require(made.firstMatch(of: /encoded: (\d+) features/).flatMap { Int($0.1) })
+        #expect(encoded < events.count, "\(made)")
+
+        var changed = try #require(events.values.max { ($0.mag ?? 0, $0.id) < ($1.mag ?? 0, $1.id) })
+        changed.updated += 1
+        changed.mag = (changed.mag ?? 0) + 0.1
+        try store.upsert([changed])
+        let incremental = try ExportHelpers.export(store, to: dir.path("bundles"), configure)
+        let full = try ExportHelpers.export(store, to: dir.path("full")) { configure(&$0); $0.reuseTiles = false }
+        #expect(incremental.changed && incremental.rowsRead == 1)
+        #expect(try ExportHelpers.differences(incremental.directory, full.directory) == [])
+    }
 }
