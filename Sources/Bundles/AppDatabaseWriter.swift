@@ -110,9 +110,10 @@ enum AppDatabaseWriter {
     /// row and SQLite's sorter, and less memory than reading them back from the file.
     private static func fillRTree(_ db: Database, table: EventTable, featureIDs: FeatureIDs) throws {
         let count = table.count
-        let keys = (0..<count).map { RTreePacker.key(longitude: table.longitude[$0], latitude: table.latitude[$0]) }
+        var keys = (0..<count).map { RTreePacker.key(longitude: table.longitude[$0], latitude: table.latitude[$0]) }
         var order = Array(0..<UInt32(count))
         order.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : featureIDs[Int($0)] < featureIDs[Int($1)] }
+        keys = []  // 8 MB at a million events, while the packer holds its own
         let node = try db.makeStatement(sql: "INSERT OR REPLACE INTO events_rtree_node (nodeno, data) VALUES (?, ?)")
         let parent = try db.makeStatement(sql: "INSERT INTO events_rtree_parent (nodeno, parentnode) VALUES (?, ?)")
         // The leaf of every rowid, `leafBatch` rows per statement: one statement per row costs
