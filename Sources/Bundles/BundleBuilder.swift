@@ -13,8 +13,8 @@ enum BundleBuilder {
         let warnings: [String]
     }
 
-    /// Builds the files into `directory` (`featureIDs` are those of `read`'s events); `previous` is the current bundle, whose tiles are
-    /// reused where their content is unchanged. `thinned` is called once the events are
+    /// Builds the files into `directory` (`featureIDs` are those of `read`'s events); `previous`
+    /// is the current bundle, whose tiles are reused where their content is unchanged. `thinned` is called once the events are
     /// thinned, with each event's minzoom and the row keys of the events whose feature id moved.
     static func build(read: SelectionRead.Result, featureIDs: FeatureIDs, options: ExportOptions, directory: URL, previous: URL?,
                       progress: any ProgressSink, stopwatch: inout Stopwatch,
@@ -52,8 +52,8 @@ enum BundleBuilder {
         stopwatch.lap("tileset metadata")
         // The GeoJSON zooms and the MBTiles are written on threads of their own while this one
         // writes the PMTiles: the tiles are done, so the cores are free. (Not beside the
-        // metadata: a million events' statistics and a zoom's text at once would break the
-        // memory budget.)
+        // metadata: a million events' statistics and a zoom's text at once take the export
+        // to the edge of its memory budget.)
         let zooms = zoomSummaries(records: baked.records, thinning: thinning, options: thinningOptions, events: table.count)
         let geoJSONZooms = zooms.filter { $0.events + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
         let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)

@@ -7,8 +7,8 @@ import QuakeTiles
 /// (20 s), and its tree shape depends on insert history. Packing the tree
 /// directly — points sorted along the Morton curve, 51 per leaf, 51 children
 /// per inner node — takes well under a second and gives the same bytes for the
-/// same points. The points arrive already sorted (by the caller), so only one leaf
-/// and the leaf boxes are held here. The layout follows SQLite's ext/rtree/rtree.c: node size
+/// same points. The points arrive already sorted (by the caller), so only one leaf,
+/// the leaf boxes and the rowids in packing order are held here. The layout follows SQLite's ext/rtree/rtree.c: node size
 /// `min(page size - 64, 4 + 51 · 24)` bytes; bytes 0–1 the tree depth (root
 /// only), 2–3 the cell count, then 24-byte cells of a big-endian 64-bit rowid
 /// (or child node number) and four big-endian float32s (min x, max x, min y,
