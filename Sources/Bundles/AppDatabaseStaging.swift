@@ -14,12 +14,13 @@ struct AppDatabaseStaging {
     let featureIDs: FeatureIDs
     let url: URL
 
-    /// Inserts one store row, found by id, under its feature id.
-    private static let insertByID = "INSERT INTO events (rowid, \(AppDatabaseWriter.columns.joined(separator: ", "))) SELECT ?, "
-        + AppDatabaseWriter.columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE s.id = ?"
-    /// Inserts one store row, found by rowid, under its feature id.
-    private static let insertByRowid = "INSERT INTO events (rowid, \(AppDatabaseWriter.columns.joined(separator: ", "))) SELECT ?, "
-        + AppDatabaseWriter.columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE s.rowid = ?"
+    /// Inserts the store rows matching `condition` (on `s`, the store's events), each under the
+    /// feature id `rowid` gives.
+    private static func insertFromStore(rowid: String, where condition: String) -> String {
+        let columns = AppDatabaseWriter.columns
+        return "INSERT INTO events (rowid, \(columns.joined(separator: ", "))) SELECT \(rowid), "
+            + columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition)"
+    }
 
     /// Fills the staging file from the store: the selected rows, sorted by feature id (SQLite's
     /// sorter reads the store once, in its order, and appending is the fast way into a b-tree),
@@ -34,9 +35,7 @@ struct AppDatabaseStaging {
             try db.inTransaction {
                 try db.execute(sql: AppDatabaseWriter.eventsTable)
                 let (condition, arguments) = SelectionSQL.condition(selection, table: "s")
-                let columns = AppDatabaseWriter.columns
-                try db.execute(sql: "INSERT INTO events (rowid, \(columns.joined(separator: ", "))) SELECT quake_feature_id(s.id), "
-                                   + columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition) ORDER BY 1",
+                try db.execute(sql: Self.insertFromStore(rowid: "quake_feature_id(s.id)", where: condition) + " ORDER BY 1",
                                arguments: StatementArguments(arguments))
                 try db.execute(sql: AppDatabaseWriter.eventIndexes)
                 return .commit
@@ -63,15 +62,13 @@ struct AppDatabaseStaging {
             let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
             try db.inTransaction {
-                try SQLiteBuild.executeMany(db, sql: "DELETE FROM events WHERE id = ?", changes.gone) { s, id in SQLiteBuild.bindText(s, 1, id) }
-                try SQLiteBuild.executeMany(db, sql: "DELETE FROM events WHERE id = ?", incoming.sorted() + renumbered) { s, event in
-                    SQLiteBuild.bindText(s, 1, table.id(event))
-                }
-                try SQLiteBuild.executeMany(db, sql: Self.insertByRowid, changes.incoming) { s, row in
+                let deleted = changes.gone + (incoming.sorted() + renumbered).map(table.id)
+                try SQLiteBuild.executeMany(db, sql: "DELETE FROM events WHERE id = ?", deleted) { s, id in SQLiteBuild.bindText(s, 1, id) }
+                try SQLiteBuild.executeMany(db, sql: Self.insertFromStore(rowid: "?", where: "s.rowid = ?"), changes.incoming) { s, row in
                     sqlite3_bind_int64(s, 1, Int64(featureIDs[row.event]))
                     sqlite3_bind_int64(s, 2, row.rowid)
                 }
-                try SQLiteBuild.executeMany(db, sql: Self.insertByID, renumbered) { s, event in
+                try SQLiteBuild.executeMany(db, sql: Self.insertFromStore(rowid: "?", where: "s.id = ?"), renumbered) { s, event in
                     sqlite3_bind_int64(s, 1, Int64(featureIDs[event]))
                     SQLiteBuild.bindText(s, 2, table.id(event))
                 }
