@@ -45,14 +45,12 @@ struct AppDatabaseStaging {
         try queue.close()
     }
 
-    /// Fills the staging file from the previous bundle's app database: a copy of it without
-    /// the rows gone or changed since, with the new and changed rows of the store, and with
-    /// the rows whose feature id a collision moved (one came or went) renumbered. Returns
+    /// Makes the staging file out of a copy of the previous bundle's app database (at `url`):
+    /// without the rows gone or changed since, with the new and changed rows of the store, and
+    /// with the rows whose feature id a collision moved (one came or went) renumbered. Returns
     /// false, leaving no file, when the previous database is not one this writer made or does
     /// not come out with the table's events (the caller then copies from the store).
-    func patch(previous: URL, changes: SelectionRead.Changes) throws -> Bool {
-        try? FileManager.default.removeItem(at: url)
-        try FileCopy.copy(previous, to: url)
+    func patch(changes: SelectionRead.Changes) throws -> Bool {
         let queue = try SQLiteBuild.open(url, label: "export.app-staging")
         let patched = try queue.writeWithoutTransaction { db -> Bool in
             let previousColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(events)").map { $0["name"] as String }
@@ -81,5 +79,33 @@ struct AppDatabaseStaging {
         try queue.close()
         if !patched { try? FileManager.default.removeItem(at: url) }
         return patched
+    }
+}
+
+/// A copy of the previous bundle's app database, the start of an incremental staging file,
+/// made on a thread of its own while the store is read (the read keeps one core busy).
+final class PreviousAppDatabase: Sendable {
+    /// Where the copy goes.
+    let url: URL
+    private let copying: BackgroundWork<Void>
+
+    /// Starts copying `database` to `url`.
+    init(copying database: URL, to url: URL) {
+        self.url = url
+        copying = BackgroundWork("export.app-copy") {
+            try? FileManager.default.removeItem(at: url)
+            try FileCopy.copy(database, to: url)
+        }
+    }
+
+    /// Waits for the copy: true when it is there.
+    func wait() -> Bool {
+        (try? copying.wait()) != nil
+    }
+
+    /// Waits for the copy and removes it.
+    func discard() {
+        _ = wait()
+        try? FileManager.default.removeItem(at: url)
     }
 }

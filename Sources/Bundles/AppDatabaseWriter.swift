@@ -52,10 +52,10 @@ enum AppDatabaseWriter {
 
     /// Copies the selected events of the store at `store` (those of `table`) into a new database at `url`, and
     /// returns the file's sha256 (it is built on a core of its own, so it hashes itself there).
-    /// Given the previous bundle's database and the rows that changed since it was made, the
-    /// unchanged rows are taken from there; the file is the same.
+    /// Given a copy of the previous bundle's database and the rows that changed since it was
+    /// made, the unchanged rows are taken from there (the copy is used up); the file is the same.
     static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, highWaterMark: Int64,
-                      previous: (database: URL, changes: SelectionRead.Changes)?, to url: URL, logger: Logger) throws -> String {
+                      previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL, logger: Logger) throws -> String {
         let started = DispatchTime.now()
         var laps: [String] = [], lastCPU = Stopwatch.threadCPUSeconds()
         func lap(_ phase: String) {
@@ -63,19 +63,24 @@ enum AppDatabaseWriter {
             laps.append("\(phase) \(String(format: "%.3f", cpu - lastCPU)) s")
             lastCPU = cpu
         }
-        let staging = AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs,
-                                         url: url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix))
-        defer { try? FileManager.default.removeItem(at: staging.url) }
-        if let previous, try staging.patch(previous: previous.database, changes: previous.changes) {
+        func staging(at url: URL) -> AppDatabaseStaging {
+            AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs, url: url)
+        }
+        defer { previous?.copy.discard() }
+        let staged: AppDatabaseStaging
+        if let previous, previous.copy.wait(), try staging(at: previous.copy.url).patch(changes: previous.changes) {
+            staged = staging(at: previous.copy.url)
             lap("staged rows (the previous bundle's, patched)")
         } else {
-            try staging.copyFromStore()
+            staged = staging(at: url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix))
+            try staged.copyFromStore()
             lap("staged rows and indexes (from the store)")
         }
+        defer { try? FileManager.default.removeItem(at: staged.url) }
         let queue = try SQLiteBuild.create(url, label: "export.app")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
-            try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staging.url.path])
+            try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staged.url.path])
             try db.inTransaction {
                 try db.execute(sql: eventsTable + eventIndexes + """
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
@@ -107,13 +112,13 @@ enum AppDatabaseWriter {
     /// Writes the packed R-tree straight into the rtree's shadow tables. The points come from
     /// the event table in memory (the same events, the same positions), each under its feature
     /// id, the rowid of its row. Sorting them here costs less time than an SQL function per
-    /// row and SQLite's sorter, and less memory than reading them back from the file.
+    /// row and SQLite's sorter, and less memory than reading them back from the file; the
+    /// table's events come in the packing order already (see `SelectionRead`).
     private static func fillRTree(_ db: Database, table: EventTable, featureIDs: FeatureIDs) throws {
         let count = table.count
-        var keys = (0..<count).map { RTreePacker.key(longitude: table.longitude[$0], latitude: table.latitude[$0]) }
-        var order = Array(0..<UInt32(count))
-        order.sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : featureIDs[Int($0)] < featureIDs[Int($1)] }
-        keys = []  // 8 MB at a million events, while the packer holds its own
+        let order = RadixSort.order(by: (0..<count).map { RTreePacker.key(longitude: table.longitude[$0], latitude: table.latitude[$0]) }) {
+            featureIDs[$0] < featureIDs[$1]
+        }
         let node = try db.makeStatement(sql: "INSERT OR REPLACE INTO events_rtree_node (nodeno, data) VALUES (?, ?)")
         let parent = try db.makeStatement(sql: "INSERT INTO events_rtree_parent (nodeno, parentnode) VALUES (?, ?)")
         // The leaf of every rowid, `leafBatch` rows per statement: one statement per row costs

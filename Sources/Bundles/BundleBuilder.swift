@@ -13,17 +13,15 @@ enum BundleBuilder {
         let warnings: [String]
     }
 
-    /// Builds the files into `directory` (`featureIDs` are those of `read`'s events); `previous`
-    /// is the current bundle, whose tiles are reused where their content is unchanged. `thinned` is called once the events are
-    /// thinned, with each event's minzoom and the row keys of the events whose feature id moved.
-    static func build(read: SelectionRead.Result, featureIDs: FeatureIDs, options: ExportOptions, directory: URL, previous: URL?,
-                      progress: any ProgressSink, stopwatch: inout Stopwatch,
+    /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events);
+    /// `previous` is the current bundle, whose tiles are reused where their content is unchanged.
+    /// `thinned` is called once the events are thinned, with each event's minzoom and the row
+    /// keys of the events whose feature id moved.
+    static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
+                      previous: URL?, progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
-        let points = PointSet(table: table, buildTimeOrder: thinningOptions.stride > 1)
-        FreedMemory.release()
-        stopwatch.lap("ordered the points")
         let optionsDigest = ExportState.optionsDigest(options)
         var previousState: ExportState?
         var previousArchive: URL?
@@ -96,8 +94,7 @@ enum BundleBuilder {
     /// and its feature id has not moved (a collision came or went), and the tiles that lost an event.
     private static func unchangedEvents(_ previous: SelectionRead.Previous, keys: [UInt64], featureIDs: FeatureIDs,
                                         options: ThinningOptions) -> TileBaker.UnchangedEvents {
-        var known = [Bool](repeating: false, count: keys.count)
-        for i in 0..<previous.kept { known[i] = true }
+        var known = previous.known
         for event in featureIDs.movedEvents { known[event] = false }
         if !previous.movedKeys.isEmpty {
             let moved = Set(previous.movedKeys)
@@ -139,20 +136,16 @@ enum BundleBuilder {
         }
     }
 
-    /// Writes `export-state.bin`. At 200,000 tiles its entries take some 13 MB, and this runs at the
-    /// export's memory peak: the entries are built once, sorted in place, and written through a
-    /// small buffer.
+    /// Writes `export-state.bin`: an entry per tile record and per oversize tile.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
                                    optionsDigest: UInt64, to url: URL) throws {
-        var entries: [ExportState.Entry] = []
-        entries.reserveCapacity(records.count + oversize.count)
-        for (record, offset) in zip(records, offsets) {
-            entries.append(ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offset, length: record.length,
-                                             oversize: false, dataHash: record.dataHash, events: UInt32(record.events),
-                                             clusters: UInt32(record.clusters)))
-        }
-        entries.append(contentsOf: oversize)
-        try ExportState(optionsDigest: optionsDigest, entries: entries).write(to: url)
+        try ExportState.write(optionsDigest: optionsDigest, count: records.count + oversize.count, entry: { i in
+            guard i < records.count else { return oversize[i - records.count] }
+            let record = records[i]
+            return ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offsets[i], length: record.length,
+                                     oversize: false, dataHash: record.dataHash, events: UInt32(record.events),
+                                     clusters: UInt32(record.clusters))
+        }, to: url)
     }
 
     /// Writes a file of the (unpublished) bundle and flushes it to disk.

@@ -28,9 +28,22 @@ public enum Exporter {
         let publisher = BundlePublisher(out: out)
         publisher.removeDebris()
         let current = publisher.current()
+        let scan = BackgroundWork("export.scan") { try reader.rowKeys() }  // beside the cache's reading
         var cache = options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
         stopwatch.lap(cache == nil ? "no event cache to start from" : "read the event cache (\(cache!.snapshot.table.count) events)")
-        let read = try SelectionRead.read(reader, options: options, cache: &cache)
+        // With the cache, the app database will likely start from the current bundle's: copy it while the store is read.
+        let previousCopy = cache == nil ? nil : current.map {
+            PreviousAppDatabase(copying: $0.appendingPathComponent("quakes.sqlite"),
+                                to: EventCache.url(out: out).deletingLastPathComponent()
+                                    .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
+        }
+        let read: SelectionRead.Result
+        do {
+            read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
+        } catch {
+            previousCopy?.discard()
+            throw error
+        }
         let table = read.snapshot.table
         FreedMemory.release()
         stopwatch.lap("read \(read.rowsRead) row(s) of the store\(read.changes == nil ? "" : " (incremental)"): \(table.count) events")
@@ -38,27 +51,43 @@ public enum Exporter {
         let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest)
 
         if let current, Manifest.bundleVersion(in: current) == bundleVersion {
+            previousCopy?.discard()
             let summary = ExportSummary(changed: false, bundleVersion: bundleVersion, directory: current, events: table.count,
                                         rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: 0, encodedTiles: 0, reusedTiles: 0, bytes: 0,
                                         zooms: [], warnings: [], removedVersions: [], seconds: Date().timeIntervalSince(started))
             logger.info("\(summary.line)")
             return summary
         }
-        let (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
-        let previousDatabase: (database: URL, changes: SelectionRead.Changes)? = read.changes.flatMap { changes in
-            current.map { ($0.appendingPathComponent("quakes.sqlite"), changes) }
+        let previousDatabase: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?
+        if let previousCopy, let changes = read.changes {
+            previousDatabase = (previousCopy, changes)
+        } else {
+            previousCopy?.discard()
+            previousDatabase = nil
         }
-        let featureIDs = FeatureID.assign(table)
+        let directory: URL, final: URL
+        do {
+            (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
+        } catch {
+            previousDatabase?.copy.discard()
+            throw error
+        }
+        // The feature ids on one core while this one orders the points; the app database waits for them.
+        let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {
-            try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, featureIDs: featureIDs,
+            try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, featureIDs: try assigning.wait(),
                                         highWaterMark: highWaterMark, previous: previousDatabase,
                                         to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
         }
+        let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1)
+        let featureIDs = try assigning.wait()
+        FreedMemory.release()
+        stopwatch.lap("ordered the points")
         let cacheFile = EventCache.url(out: out)
         let cacheTemporary = cacheFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst()))
         var cacheWriter: BackgroundWork<Void>?
         do {
-            let built = try BundleBuilder.build(read: read, featureIDs: featureIDs, options: options, directory: directory, previous: current,
+            let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory, previous: current,
                                                 progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
                 cacheWriter = BackgroundWork("export.event-cache") {
                     try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
@@ -117,11 +146,22 @@ public enum Exporter {
         }
     }
 
-    /// A hash of the selection's content: every event's fingerprint, in a fixed order.
+    /// A hash of the selection's content: every event's fingerprint, in no order (the sums of
+    /// the fingerprints and of a mix of each: no sort of a million numbers).
     static func contentDigest(_ table: EventTable) -> String {
+        var sum: UInt64 = 0, mixedSum: UInt64 = 0
+        for fingerprint in table.fingerprint {
+            sum &+= fingerprint
+            // The SplitMix64 finalizer: a bijection that spreads every bit over the word.
+            var z = fingerprint
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            mixedSum &+= z ^ (z >> 31)
+        }
         var hasher = SipHasher()
         hasher.combine(UInt64(table.count))
-        for fingerprint in table.fingerprint.sorted() { hasher.combine(fingerprint) }
+        hasher.combine(sum)
+        hasher.combine(mixedSum)
         return String(format: "%016llx", hasher.finalize())
     }
 

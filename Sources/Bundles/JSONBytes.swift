@@ -22,39 +22,44 @@ struct JSONBytes {
     /// Appends `text` quoted and escaped.
     mutating func string(_ text: String) {
         var text = text
-        text.withUTF8 { utf8 in
-            bytes.append(0x22)
-            var clean = 0
-            for (i, byte) in utf8.enumerated() {
-                let escape: StaticString
-                switch byte {
-                case 0x22: escape = "\\\""
-                case 0x5C: escape = "\\\\"
-                case 0x0A: escape = "\\n"
-                case 0x0D: escape = "\\r"
-                case 0x09: escape = "\\t"
-                case 0x3C: escape = "\\u003c"
-                case 0..<0x20: escape = ""
-                default: continue
-                }
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
-                clean = i + 1
-                if escape.utf8CodeUnitCount > 0 {
-                    raw(escape)
-                } else {
-                    raw("\\u00")
-                    bytes.append(Self.hexDigit(byte >> 4))
-                    bytes.append(Self.hexDigit(byte & 0xF))
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
-            bytes.append(0x22)
-        }
+        text.withUTF8 { quote($0) }
     }
 
     /// Appends text bytes (UTF-8; invalid sequences are replaced, as `String(decoding:)` does) quoted and escaped.
     mutating func string(_ utf8: ArraySlice<UInt8>) {
-        string(String(decoding: utf8, as: UTF8.self))
+        // ASCII, the common case, is valid UTF-8 as it is: no String to make.
+        guard utf8.allSatisfy({ $0 < 0x80 }) else { return string(String(decoding: utf8, as: UTF8.self)) }
+        utf8.withUnsafeBufferPointer { quote($0) }
+    }
+
+    /// Appends valid UTF-8 quoted and escaped.
+    private mutating func quote(_ utf8: UnsafeBufferPointer<UInt8>) {
+        bytes.append(0x22)
+        var clean = 0
+        for (i, byte) in utf8.enumerated() {
+            let escape: StaticString
+            switch byte {
+            case 0x22: escape = "\\\""
+            case 0x5C: escape = "\\\\"
+            case 0x0A: escape = "\\n"
+            case 0x0D: escape = "\\r"
+            case 0x09: escape = "\\t"
+            case 0x3C: escape = "\\u003c"
+            case 0..<0x20: escape = ""
+            default: continue
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean..<i]))
+            clean = i + 1
+            if escape.utf8CodeUnitCount > 0 {
+                raw(escape)
+            } else {
+                raw("\\u00")
+                bytes.append(Self.hexDigit(byte >> 4))
+                bytes.append(Self.hexDigit(byte & 0xF))
+            }
+        }
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[clean...]))
+        bytes.append(0x22)
     }
 
     /// Appends a number as `JSON.format` writes it (`null` when not finite).

@@ -12,9 +12,9 @@ import QuakeTiles
 enum SelectionRead {
     /// What the previous export knew about the events of an incremental read.
     struct Previous {
-        /// Events `0..<kept` of the table were in the previous export unchanged; the rest are new or changed.
-        let kept: Int
-        /// Their minzoom in the previous export (per event; meaningful below `kept`).
+        /// Per event: true when it was in the previous export unchanged, false when it is new or changed.
+        let known: [Bool]
+        /// Its minzoom in the previous export (meaningful where `known`).
         let minZoom: [UInt8]
         /// Where the previous export's events that are gone or changed were (longitude, latitude).
         let removed: [(longitude: Double, latitude: Double)]
@@ -42,18 +42,41 @@ enum SelectionRead {
         let rowsRead: Int
     }
 
-    /// Reads the selection of `options`, incrementally when `cache` is given and few rows changed.
-    /// The cache is taken (set to `nil`), so that its table is updated in place rather than copied.
-    static func read(_ reader: StoreReader, options: ExportOptions, cache: inout EventCache?) throws -> Result {
-        let scanned = try reader.rowKeys()
+    /// Reads the selection of `options`, incrementally when `cache` is given and few rows changed;
+    /// `scanned` holds the key of every row (`StoreReader.rowKeys()`). The cache is taken (set to
+    /// `nil`), so that its table is updated in place rather than copied.
+    static func read(_ reader: StoreReader, scanned: [(key: UInt64, rowid: Int64)], options: ExportOptions,
+                     cache: inout EventCache?) throws -> Result {
         if var taken = cache {
             cache = nil
             if let result = try update(&taken, scanned: scanned, reader: reader, options: options) { return result }
         }
-        let (table, keys) = try reader.readSelected(options.selection, attributes: options.attributes)
-        let others = StoreSnapshot.otherKeys(all: scanned.map(\.key).sorted(), selected: keys)
+        var (table, keys) = try reader.readSelected(options.selection, attributes: options.attributes)
+        var all = scanned.map(\.key)
+        RadixSort.sort(&all)
+        let others = StoreSnapshot.otherKeys(all: all, selected: keys)
+        if let order = spatialOrder(table) {
+            table.reorder(order)
+            keys = keys.reordered(order)
+        }
         return Result(snapshot: StoreSnapshot(table: table, eventKeys: keys, otherKeys: others), previous: nil, changes: nil,
                       rowsRead: table.count)
+    }
+
+    /// The order that puts the events of `table` in the Morton order of their positions (equal
+    /// positions keep their order), or `nil` when they are in it but for a tail of at most a
+    /// sixteenth. The export works on the events tile by tile and cell by cell: in this order
+    /// the events of each sit together in every column, and baking a tile reads memory in runs
+    /// instead of missing the cache at every value. An incremental read appends the new and
+    /// changed events: they stay at the end until they are too many to leave there.
+    private static func spatialOrder(_ table: EventTable) -> [UInt32]? {
+        let codes = (0..<table.count).map {
+            Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
+        }
+        var sortedPrefix = min(codes.count, 1)
+        while sortedPrefix < codes.count && codes[sortedPrefix - 1] <= codes[sortedPrefix] { sortedPrefix += 1 }
+        guard codes.count - sortedPrefix > codes.count / 16 else { return nil }
+        return RadixSort.order(by: codes) { $0 < $1 }
     }
 
     /// Brings the cached snapshot up to date; `nil` when so many rows changed that a full read costs less.
@@ -61,7 +84,7 @@ enum SelectionRead {
                                options: ExportOptions) throws -> Result? {
         // The keys alone are sorted (a plain integer sort); the few new ones find their rowids after.
         var current = scanned.map(\.key)
-        current.sort()
+        RadixSort.sort(&current)
         let known = cache.snapshot.allKeys
         // Every row has one key: a cache holding one twice is not one this export made.
         guard zip(known, known.dropFirst()).allSatisfy({ $0 < $1 }) else { return nil }
@@ -100,9 +123,23 @@ enum SelectionRead {
         let appended = try reader.readRows(changed.sorted(), options.selection, into: &snapshot)
         snapshot.table.shrinkToFit()
         snapshot.otherKeys = StoreSnapshot.otherKeys(all: current, selected: snapshot.eventKeys)
+        // Events 0..<kept are the cached ones and the appended ones follow; put in spatial order,
+        // event i is the one that was order[i].
+        var unchanged = (0..<snapshot.table.count).map { $0 < kept }
+        var incoming = appended.enumerated().map { ($1, kept + $0) }
+        minZoom.append(contentsOf: repeatElement(0, count: snapshot.table.count - kept))
+        if let order = spatialOrder(snapshot.table) {
+            snapshot.table.reorder(order)
+            snapshot.eventKeys = snapshot.eventKeys.reordered(order)
+            unchanged = unchanged.reordered(order)
+            minZoom = minZoom.reordered(order)
+            var position = [Int](repeating: 0, count: order.count)
+            for (i, event) in order.enumerated() { position[Int(event)] = i }
+            incoming = incoming.map { ($0.0, position[$0.1]) }
+        }
         let previous = cache.tilesDigest == ExportState.optionsDigest(options)
-            ? Previous(kept: kept, minZoom: minZoom, removed: positions, movedKeys: cache.movedKeys) : nil
-        let incoming = appended.enumerated().map { ($1, kept + $0) }
+            ? Previous(known: unchanged, minZoom: minZoom, removed: positions, movedKeys: cache.movedKeys)
+            : nil
         let movedKeys = Set(cache.movedKeys)
         let movedBefore = movedKeys.isEmpty ? [] : snapshot.eventKeys.indices.filter { movedKeys.contains(snapshot.eventKeys[$0]) }
         return Result(snapshot: snapshot, previous: previous, changes: Changes(gone: gone, incoming: incoming, movedBefore: movedBefore),

@@ -6,7 +6,7 @@ import QuakeTiles
 
 /// Reads the store (`store/quakes.sqlite`, the contract in docs/ARCHITECTURE.md)
 /// with plain SQL: no SpatiaLite function is needed to read the contract columns.
-struct StoreReader {
+struct StoreReader: Sendable {
     let path: URL
     private let queue: DatabaseQueue
 
@@ -19,11 +19,8 @@ struct StoreReader {
         guard FileManager.default.fileExists(atPath: path.path) else {
             throw QuakeBakeError("no store at \(path.path): run `quake-bake index` first")
         }
-        var configuration = Configuration()
-        configuration.readonly = true
-        configuration.label = "export.store"
         do {
-            queue = try DatabaseQueue(path: path.path, configuration: configuration)
+            queue = try Self.open(path)
             let columns = try queue.read { db in try Set(db.columns(in: "events").map(\.name)) }
             let needed = Set(Self.coreColumns + EventAttribute.allCases.compactMap(\.storeColumn))
             let missing = needed.subtracting(columns).sorted()
@@ -35,6 +32,13 @@ struct StoreReader {
         } catch {
             throw QuakeBakeError("cannot read the store \(path.path): \(error)")
         }
+    }
+
+    private static func open(_ path: URL) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.label = "export.store"
+        return try DatabaseQueue(path: path.path, configuration: configuration)
     }
 
     /// The store's high-water mark: the newest `updated` of any event or deletion (tombstone), in ms;
@@ -73,14 +77,28 @@ struct StoreReader {
         return (table, keys)
     }
 
-    /// The row key of every row of `events` (one pass over the table reading two columns).
+    /// The row key of every row of `events`: one pass over the table reading two columns,
+    /// its two halves (by rowid) read at once on two connections: the pass reads the whole
+    /// table, and nothing else can start before it ends.
     func rowKeys() throws -> [(key: UInt64, rowid: Int64)] {
+        let (low, high) = try queue.read { db in
+            (try Int64.fetchOne(db, sql: "SELECT min(rowid) FROM events") ?? 0, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM events") ?? 0)
+        }
+        let middle = low + (high - low) / 2
+        let other = try Self.open(path)
+        let upper = BackgroundWork("export.row-keys") { try Self.rowKeys(middle + 1, high, queue: other, path: path) }
+        let lower = Result { try Self.rowKeys(low, middle, queue: queue, path: path) }
+        let higher = Result { try upper.wait() }
+        return try lower.get() + higher.get()
+    }
+
+    private static func rowKeys(_ low: Int64, _ high: Int64, queue: DatabaseQueue, path: URL) throws -> [(key: UInt64, rowid: Int64)] {
         var keys: [(key: UInt64, rowid: Int64)] = []
         try queue.read { db in
-            keys.reserveCapacity(try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0)
-            let statement = try db.makeStatement(sql: "SELECT id, rowid, updated FROM events")
+            let statement = try db.makeStatement(sql: "SELECT id, rowid, updated FROM events WHERE rowid BETWEEN ? AND ?")
+            try statement.setArguments([low, high])
             let s = statement.sqliteStatement
-            while try step(s, db) {
+            while try step(s, db, path: path) {
                 keys.append((Self.rowKey(s, updatedColumn: 2), sqlite3_column_int64(s, 1)))
             }
         }
@@ -117,6 +135,10 @@ struct StoreReader {
 
     /// Steps `s`: true for a row, false when done.
     private func step(_ s: OpaquePointer, _ db: Database) throws -> Bool {
+        try Self.step(s, db, path: path)
+    }
+
+    private static func step(_ s: OpaquePointer, _ db: Database, path: URL) throws -> Bool {
         let rc = sqlite3_step(s)
         if rc == SQLITE_DONE { return false }
         guard rc == SQLITE_ROW else {

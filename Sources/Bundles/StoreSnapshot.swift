@@ -14,7 +14,8 @@ struct StoreSnapshot: Sendable {
     static func otherKeys(all: [UInt64], selected: [UInt64]) -> [UInt64] {
         // The selected keys are those of some of the rows: as many as all of them means all of them.
         if selected.count == all.count { return [] }
-        let selected = selected.sorted()
+        var selected = selected
+        RadixSort.sort(&selected)
         var others: [UInt64] = []
         var j = 0
         for key in all {
@@ -27,7 +28,7 @@ struct StoreSnapshot: Sendable {
     /// The keys of every row: the events' and the others', ascending.
     var allKeys: [UInt64] {
         var all = eventKeys + otherKeys
-        all.sort()
+        RadixSort.sort(&all)
         return all
     }
 }

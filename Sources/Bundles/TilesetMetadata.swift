@@ -58,17 +58,19 @@ struct TilesetMetadata {
     /// type, min and max for numbers, and up to 100 values (smallest numbers; for
     /// text, the first distinct values in priority order, biggest quakes first).
     private static func attributeStats(table: EventTable, points: PointSet, thinning: Thinning) -> [JSON] {
-        let events = points.byRank.lazy.map(Int.init).filter { thinning.minZoom[$0] != Thinning.never }
-        let shown = Array(events)
-        return Parallel.map(table.attributes.count) { attributeStats($0, events: shown, table: table, thinning: thinning) }
+        // Counts and sorted values need no order: the shown events in table order read the columns in sequence.
+        let shown = (0..<table.count).filter { thinning.minZoom[$0] != Thinning.never }
+        return Parallel.map(table.attributes.count) {
+            attributeStats($0, events: shown, byRank: points.byRank, table: table, thinning: thinning)
+        }
     }
 
-    private static func attributeStats(_ index: Int, events: [Int], table: EventTable, thinning: Thinning) -> JSON {
+    private static func attributeStats(_ index: Int, events: [Int], byRank: [UInt32], table: EventTable, thinning: Thinning) -> JSON {
         let attribute = table.attributes[index]
         var members: [(String, JSON)] = [("attribute", .string(attribute.rawValue))]
         if attribute.fieldType == "Number" {
             var numbers = attribute == .minzoom ? events.map { Double(thinning.minZoom[$0]) } : table.numbers(index, of: events)
-            numbers.sort()
+            RadixSort.sort(&numbers)
             var distinct: [Double] = []
             for n in numbers where distinct.last != n { distinct.append(n) }
             members += [("count", .int(distinct.count)), ("type", .string("number")),
@@ -78,7 +80,7 @@ struct TilesetMetadata {
             let count = table.distinctTextCount(index, of: events)
             var values: [String] = []
             var seen = Set<UInt64>()
-            for e in events {
+            for e in byRank.lazy.map(Int.init) where thinning.minZoom[e] != Thinning.never {
                 if values.count == min(100, count) { break }
                 guard case .text(let bytes) = table.value(index, e) else { continue }
                 if seen.insert(SipHasher.hash(bytes)).inserted { values.append(String(decoding: bytes, as: UTF8.self)) }

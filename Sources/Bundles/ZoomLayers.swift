@@ -34,6 +34,7 @@ enum GeoJSONZoomWriter {
         // a zoom of 50,000 features is some 15 MB of text, held after the tiles are done.
         var out = JSONBytes(capacity: (layer.events.count + layer.clusters.count) * 320 + 64)
         out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
+        let keys = table.attributes.map { "\"\($0.rawValue)\":" }
         var first = true
         for e in layer.events {
             out.raw(first ? "{\"type\":\"Feature\",\"id\":" : ",{\"type\":\"Feature\",\"id\":")
@@ -50,7 +51,7 @@ enum GeoJSONZoomWriter {
                 guard let value else { continue }
                 if separator { out.raw(",") }
                 separator = true
-                out.raw("\"" + attribute.rawValue + "\":")
+                out.raw(keys[index])
                 switch value {
                 case .text(let bytes): out.string(bytes)
                 case .real(let v): out.number(v)

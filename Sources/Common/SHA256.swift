@@ -13,15 +13,24 @@ public enum SHA256 {
         return digest[0..<Int(length)].map { String(format: "%02x", $0) }.joined()
     }
 
-    /// The lowercase hex SHA-256 of the file at `url`, read in chunks.
+    /// The lowercase hex SHA-256 of the file at `url`, read 1 MB at a time into one buffer.
     public static func hex(fileAt url: URL) throws -> String {
         guard let context = EVP_MD_CTX_new() else { throw CocoaError(.fileReadUnknown) }
         defer { EVP_MD_CTX_free(context) }
         EVP_DigestInit_ex(context, EVP_sha256(), nil)
-        let handle = try FileHandle(forReadingFrom: url)
-        defer { try? handle.close() }
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            chunk.withUnsafeBytes { _ = EVP_DigestUpdate(context, $0.baseAddress, $0.count) }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw QuakeBakeError("cannot read \(url.path): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { buffer.deallocate() }
+        while true {
+            let count = read(fd, buffer, 1 << 20)
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw QuakeBakeError("cannot read \(url.path): \(String(cString: strerror(errno)))")
+            }
+            EVP_DigestUpdate(context, buffer, count)
         }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
         var length: UInt32 = 0

@@ -231,23 +231,26 @@ public struct TextColumn: Sendable {
 
     /// Removes the values at `removed` (ascending positions).
     mutating func removeValues(_ removed: [Int]) {
-        var write = 0, poolWrite = 0, next = 0
-        for read in ends.indices {
-            let start = read == 0 ? 0 : Int(ends[read - 1] & 0x7FFF_FFFF)
-            let end = ends[read]
-            if next < removed.count && removed[next] == read {
-                next += 1
-                continue
-            }
-            let length = Int(end & 0x7FFF_FFFF) - start
-            if poolWrite != start {
-                pool.withUnsafeMutableBufferPointer { p in
-                    for k in 0..<length { p[poolWrite + k] = p[start + k] }
+        guard let first = removed.first else { return }
+        // Values before the first removed one stay where they are.
+        var write = first, poolWrite = first == 0 ? 0 : Int(ends[first - 1] & 0x7FFF_FFFF), next = 0
+        var start = poolWrite
+        ends.withUnsafeMutableBufferPointer { ends in
+            pool.withUnsafeMutableBytes { pool in
+                for read in first..<ends.count {
+                    let end = ends[read]
+                    let length = Int(end & 0x7FFF_FFFF) - start
+                    defer { start += length }
+                    if next < removed.count && removed[next] == read {
+                        next += 1
+                        continue
+                    }
+                    if poolWrite != start { memmove(pool.baseAddress! + poolWrite, pool.baseAddress! + start, length) }
+                    poolWrite += length
+                    ends[write] = UInt32(poolWrite) | (end & 0x8000_0000)
+                    write += 1
                 }
             }
-            poolWrite += length
-            ends[write] = UInt32(poolWrite) | (end & 0x8000_0000)
-            write += 1
         }
         ends.removeLast(ends.count - write)
         pool.removeLast(pool.count - poolWrite)

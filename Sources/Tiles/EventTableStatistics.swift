@@ -29,7 +29,7 @@ extension EventTable {
             return categories[s].distinctCount(of: events)
         case .text(let s):
             var hashes = events.compactMap { texts[s].hash($0) }
-            hashes.sort()
+            RadixSort.sort(&hashes)
             var count = 0
             var last: UInt64?
             for h in hashes where h != last { count += 1; last = h }

@@ -24,21 +24,16 @@ public enum FeatureID {
     public static func assign(_ table: EventTable, bits: Int = 53) -> FeatureIDs {
         let mask: UInt64 = (1 << UInt64(bits)) - 1
         let numbers = (0..<table.count).map { base(table.ids[$0]!) & mask }
-        var sorted = (0..<UInt32(table.count)).sorted { numbers[Int($0)] < numbers[Int($1)] }
-        var collided: [Int] = []
-        var i = 0
-        while i < sorted.count {
-            var j = i + 1
-            while j < sorted.count && numbers[Int(sorted[j])] == numbers[Int(sorted[i])] { j += 1 }
-            if j - i > 1 {
-                let group = sorted[i..<j].map(Int.init).sorted { table.idPrecedes($0, $1) }
-                collided.append(contentsOf: group.dropFirst())
-            }
-            i = j
-        }
+        var sorted = numbers
+        RadixSort.sort(&sorted)
+        var shared = Set<UInt64>()
+        for (a, b) in zip(sorted, sorted.dropFirst()) where a == b { shared.insert(a) }
         sorted = []
+        guard !shared.isEmpty else { return FeatureIDs(ids: table.ids, mask: mask, moved: [:]) }
+        var groups: [UInt64: [Int]] = [:]
+        for (event, number) in numbers.enumerated() where shared.contains(number) { groups[number, default: []].append(event) }
+        let collided = groups.values.flatMap { $0.sorted { table.idPrecedes($0, $1) }.dropFirst() }
         var moved: [UInt32: UInt64] = [:]
-        guard !collided.isEmpty else { return FeatureIDs(ids: table.ids, mask: mask, moved: moved) }
         var taken = Set(numbers)
         for event in collided.sorted(by: { table.idPrecedes($0, $1) }) {
             var k: UInt64 = 1
@@ -59,7 +54,8 @@ public enum FeatureID {
 }
 
 /// The feature id of every event of a selection, computed when asked (the base number)
-/// or looked up (the few that moved because of a collision); no array of a million numbers.
+/// or looked up (the few that moved because of a collision): no array of a million numbers
+/// (the export's memory budget is tight).
 public struct FeatureIDs: Sendable {
     private let ids: TextColumn
     private let mask: UInt64

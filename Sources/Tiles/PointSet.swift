@@ -34,40 +34,37 @@ public struct PointSet: Sendable {
         magnitude = table.magnitude
         time = table.time
 
-        struct PriorityKey { var magnitude: UInt64; var time: UInt64; var event: UInt32 }
-        var keys = (0..<count).map { i in
-            PriorityKey(magnitude: Self.descendingKey(table.magnitude[i]),
-                        time: ~(UInt64(bitPattern: table.time[i]) ^ (1 << 63)),
-                        event: UInt32(i))
-        }
-        keys.sort { a, b in
-            if a.magnitude != b.magnitude { return a.magnitude < b.magnitude }
-            if a.time != b.time { return a.time < b.time }
-            return table.idPrecedes(Int(a.event), Int(b.event))
-        }
-        byRank = keys.map(\.event)
+        // Radix sorts, each stable: by time descending, then by magnitude descending; equal
+        // magnitude and time are put in id order after.
+        let timeKeys = table.time.map { ~(UInt64(bitPattern: $0) ^ (1 << 63)) }
+        let magnitudeKeys = table.magnitude.map(Self.descendingKey)
+        var byRank = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: timeKeys))
+        Self.orderTies(&byRank, table: table) { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] }
+        self.byRank = byRank
         var rank = [UInt32](repeating: 0, count: count)
         for (r, event) in byRank.enumerated() { rank[Int(event)] = UInt32(r) }
         self.rank = rank
-        keys = []
 
-        struct SpatialKey { var code: UInt64; var rank: UInt32; var event: UInt32 }
-        var spatial = (0..<count).map { i in
-            SpatialKey(code: Morton.code(x: worldX[i], y: worldY[i]), rank: rank[i], event: UInt32(i))
-        }
-        spatial.sort { a, b in a.code != b.code ? a.code < b.code : a.rank < b.rank }
-        order = spatial.map(\.event)
-        morton = spatial.map(\.code)
-        spatial = []
+        // By Morton code, equal codes by rank (the events usually come in Morton order already: see SelectionRead).
+        let codes = (0..<count).map { Morton.code(x: worldX[$0], y: worldY[$0]) }
+        order = RadixSort.order(by: codes) { rank[$0] < rank[$1] }
+        morton = order.map { codes[Int($0)] }
 
         if buildTimeOrder {
-            let times = table.time
-            timeOrder = (0..<UInt32(count)).sorted { a, b in
-                let ta = times[Int(a)], tb = times[Int(b)]
-                return ta != tb ? ta < tb : table.idPrecedes(Int(a), Int(b))
-            }
+            timeOrder = RadixSort.order(by: table.time.map { UInt64(bitPattern: $0) ^ (1 << 63) }) { table.idPrecedes($0, $1) }
         } else {
             timeOrder = []
+        }
+    }
+
+    /// Sorts each run of `events` whose neighbours are `equal` by id.
+    private static func orderTies(_ events: inout [UInt32], table: EventTable, equal: (Int, Int) -> Bool) {
+        var start = 0
+        while start < events.count {
+            var end = start + 1
+            while end < events.count && equal(Int(events[start]), Int(events[end])) { end += 1 }
+            if end - start > 1 { events[start..<end].sort { table.idPrecedes(Int($0), Int($1)) } }
+            start = end
         }
     }
 

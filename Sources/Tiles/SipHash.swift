@@ -30,6 +30,7 @@ public struct SipHasher: Sendable {
     }
 
     /// The hash of `bytes` under the fixed key.
+    @inlinable
     public static func hash(_ bytes: some Sequence<UInt8>) -> UInt64 {
         var hasher = SipHasher()
         let done: Void? = bytes.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -124,20 +124,24 @@ public struct Thinning: Sendable {
         var start = 0
         while start < order.count {
             let tile = Morton.prefix(morton[start], level: zoom)
-            var end = start + 1
-            var shown = minZoom[Int(order[start])] <= z ? 1 : 0
-            var cells = 1
-            while end < order.count && Morton.prefix(morton[end], level: zoom) == tile {
-                if minZoom[Int(order[end])] <= z { shown += 1 }
-                if Morton.prefix(morton[end], level: cellLevel) != Morton.prefix(morton[end - 1], level: cellLevel) { cells += 1 }
-                end += 1
-            }
-            var limit = options.maxTileFeatures - (options.clusters ? cells : 0)
-            var reason = GuardAction.Reason.features
+            let end = TileRun.runEnd(morton, from: start) { Morton.prefix($0, level: zoom) == tile }
             let first = Int(order[start])
             let key = TileKey(z: zoom, x: WebMercator.tileIndex(points.worldX[first], zoom: zoom),
                               y: WebMercator.tileIndex(points.worldY[first], zoom: zoom))
-            if !byteLimits.isEmpty, let cap = byteLimits[key], cap < limit {
+            let byteLimit = byteLimits.isEmpty ? nil : byteLimits[key]
+            // Events and clusters together number at most twice the events: most tiles need no count.
+            if byteLimit == nil && 2 * (end - start) <= options.maxTileFeatures {
+                start = end
+                continue
+            }
+            var shown = 0, cells = 1
+            for i in start..<end {
+                if minZoom[Int(order[i])] <= z { shown += 1 }
+                if i > start && Morton.prefix(morton[i], level: cellLevel) != Morton.prefix(morton[i - 1], level: cellLevel) { cells += 1 }
+            }
+            var limit = options.maxTileFeatures - (options.clusters ? cells : 0)
+            var reason = GuardAction.Reason.features
+            if let cap = byteLimit, cap < limit {
                 limit = cap
                 reason = .bytes
             }

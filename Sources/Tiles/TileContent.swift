@@ -12,8 +12,7 @@ public struct TileRun: Sendable {
         var start = 0
         while start < morton.count {
             let tile = Morton.prefix(morton[start], level: zoom)
-            var end = start + 1
-            while end < morton.count && Morton.prefix(morton[end], level: zoom) == tile { end += 1 }
+            let end = runEnd(morton, from: start) { Morton.prefix($0, level: zoom) == tile }
             let first = Int(points.order[start])
             let key = TileKey(z: zoom, x: WebMercator.tileIndex(points.worldX[first], zoom: zoom),
                               y: WebMercator.tileIndex(points.worldY[first], zoom: zoom))
@@ -21,6 +20,23 @@ public struct TileRun: Sendable {
             start = end
         }
         return runs
+    }
+
+    /// The end of the run of codes from `start` for which `inRun` holds (the codes are sorted and
+    /// the run is a prefix of what follows): found by galloping, in steps of 1, 2, 4, … then
+    /// halving, so a zoom of few tiles costs a few probes per tile, not a look at every event.
+    static func runEnd(_ codes: [UInt64], from start: Int, inRun: (UInt64) -> Bool) -> Int {
+        var inside = start, step = 1
+        while inside + step < codes.count && inRun(codes[inside + step]) {
+            inside += step
+            step *= 2
+        }
+        var outside = min(inside + step, codes.count)  // the first position known not to be in the run
+        while outside - inside > 1 {
+            let middle = inside + (outside - inside) / 2
+            if inRun(codes[middle]) { inside = middle } else { outside = middle }
+        }
+        return outside
     }
 }
 

@@ -1,0 +1,60 @@
+/// Puts the events of a table in a new order, column by column.
+extension EventTable {
+    /// Reorders the events: event `i` becomes the one that was `order[i]` (`order` is a
+    /// permutation of `0..<count`). One column is copied at a time.
+    public mutating func reorder(_ order: [UInt32]) {
+        precondition(order.count == count, "reorder: \(order.count) positions for \(count) events")
+        longitude = longitude.reordered(order)
+        latitude = latitude.reordered(order)
+        magnitude = magnitude.reordered(order)
+        time = time.reordered(order)
+        fingerprint = fingerprint.reordered(order)
+        ids.reorder(order)
+        for i in texts.indices { texts[i].reorder(order) }
+        for i in categories.indices { categories[i].reorder(order) }
+        for i in reals.indices { reals[i] = reals[i].reordered(order) }
+        for i in integers.indices { integers[i].reorder(order) }
+    }
+}
+
+extension Array {
+    /// The elements in `order`: element `i` of the result is `self[order[i]]`.
+    public func reordered(_ order: [UInt32]) -> [Element] {
+        withUnsafeBufferPointer { source in order.map { source[Int($0)] } }
+    }
+}
+
+extension TextColumn {
+    mutating func reorder(_ order: [UInt32]) {
+        var newPool: [UInt8] = []
+        newPool.reserveCapacity(pool.count)
+        var newEnds: [UInt32] = []
+        newEnds.reserveCapacity(ends.count)
+        pool.withUnsafeBufferPointer { pool in
+            for i in order {
+                let end = ends[Int(i)]
+                let start = i == 0 ? 0 : Int(ends[Int(i) - 1] & 0x7FFF_FFFF)
+                newPool.append(contentsOf: pool[start..<Int(end & 0x7FFF_FFFF)])
+                newEnds.append(UInt32(newPool.count) | (end & 0x8000_0000))
+            }
+        }
+        pool = newPool
+        ends = newEnds
+    }
+}
+
+extension IntegerColumn {
+    mutating func reorder(_ order: [UInt32]) {
+        if let wide { self.wide = wide.reordered(order) } else { narrow = narrow.reordered(order) }
+    }
+}
+
+extension CategoryColumn {
+    mutating func reorder(_ order: [UInt32]) {
+        var moved: [Int: [UInt8]] = [:]
+        if !overflow.isEmpty {
+            for (position, event) in order.enumerated() { if let value = overflow[Int(event)] { moved[position] = value } }
+        }
+        self = CategoryColumn(codes: codes.reordered(order), values: values, overflow: moved)
+    }
+}
