@@ -45,17 +45,16 @@ enum BundleBuilder {
                       + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), thinning \(String(format: "%.2f", baked.thinningSeconds)) s)")
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
 
-        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: records)
-        FreedMemory.release()
-        stopwatch.lap("tileset metadata")
         // The GeoJSON zooms and the MBTiles are written on threads of their own while this one
-        // writes the PMTiles: the tiles are done, so the cores are free. (Not beside the
-        // metadata: a million events' statistics and a zoom's text at once take the export
-        // to the edge of its memory budget.)
+        // makes the metadata and writes the PMTiles: the tiles are done, so the cores are free.
         let zooms = zoomSummaries(records: records, thinning: thinning, options: thinningOptions, events: table.count)
         let geoJSONZooms = zooms.filter { $0.events + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
         let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)
         let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
+        stopwatch.lap("the GeoJSON zooms' points")
+        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: records)
+        FreedMemory.release()
+        stopwatch.lap("tileset metadata")
         let mbtilesRows = metadata.mbtilesRows
         let mbtiles = BackgroundWork("export.mbtiles") {
             try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: directory.appendingPathComponent("quakes.mbtiles"))

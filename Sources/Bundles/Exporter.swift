@@ -20,7 +20,7 @@ public enum Exporter {
         let started = Date()
         var stopwatch = Stopwatch(logger: logger)
         try options.validate()
-        FreedMemory.limitArenas()  // the memory budget: 300 MB at a million events
+        FreedMemory.limitRetention()  // the memory budget: 300 MB at a million events
         defer { progress.finish() }
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "events", detail: "reading the store"))
         let reader = try StoreReader(path: store)
@@ -31,12 +31,16 @@ public enum Exporter {
         let scan = BackgroundWork("export.scan") { try reader.rowKeys() }  // beside the cache's reading
         var cache = options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
         stopwatch.lap(cache == nil ? "no event cache to start from" : "read the event cache (\(cache!.snapshot.table.count) events)")
-        // With the cache, the app database will likely start from the current bundle's: copy it while the store is read.
-        let previousCopy = cache == nil ? nil : current.map {
-            PreviousAppDatabase(copying: $0.appendingPathComponent("quakes.sqlite"),
-                                to: EventCache.url(out: out).deletingLastPathComponent()
-                                    .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
+        // With the cache, the app database will start from the current bundle's: copied while the
+        // store is read when the store has moved since (else, nothing changed, most likely).
+        let cached = cache != nil  // the read takes the cache
+        func copyPrevious() -> PreviousAppDatabase? {
+            guard cached, let current else { return nil }
+            return PreviousAppDatabase(copying: current.appendingPathComponent("quakes.sqlite"),
+                                       to: EventCache.url(out: out).deletingLastPathComponent()
+                                           .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
         }
+        var previousCopy = current.flatMap(Manifest.highWaterMark(in:)) == highWaterMark ? nil : copyPrevious()
         let read: SelectionRead.Result
         do {
             read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
@@ -59,6 +63,7 @@ public enum Exporter {
             return summary
         }
         let previousDatabase: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?
+        if previousCopy == nil && read.changes != nil { previousCopy = copyPrevious() }
         if let previousCopy, let changes = read.changes {
             previousDatabase = (previousCopy, changes)
         } else {

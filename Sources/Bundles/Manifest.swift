@@ -52,8 +52,17 @@ struct Manifest {
 
     /// The `bundle_version` of the manifest in `directory`, if readable.
     static func bundleVersion(in directory: URL) -> String? {
+        member("bundle_version", in: directory) as? String
+    }
+
+    /// The store's high-water mark recorded in the manifest of the bundle version in `directory`, if readable.
+    static func highWaterMark(in directory: URL) -> Int64? {
+        (member("store", in: directory) as? [String: Any])?["high_water_mark"].flatMap { ($0 as? NSNumber)?.int64Value }
+    }
+
+    private static func member(_ name: String, in directory: URL) -> Any? {
         guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
-        return object["bundle_version"] as? String
+        return object[name]
     }
 }

@@ -57,34 +57,27 @@ struct TilesetMetadata {
     /// `tilestats` for one attribute over the events the tiles show: distinct count,
     /// type, min and max for numbers, and up to 100 values (smallest numbers; for
     /// text, the first distinct values in priority order, biggest quakes first).
+    /// One attribute at a time (the GeoJSON zooms are written meanwhile: at a million events
+    /// both at once would take the export over its memory budget).
     private static func attributeStats(table: EventTable, points: PointSet, thinning: Thinning) -> [JSON] {
-        // Counts and sorted values need no order: the shown events in table order read the columns in sequence.
-        let shown = (0..<table.count).filter { thinning.minZoom[$0] != Thinning.never }
-        return Parallel.map(table.attributes.count) {
-            attributeStats($0, events: shown, byRank: points.byRank, table: table, thinning: thinning)
-        }
+        table.attributes.indices.map { attributeStats($0, byRank: points.byRank, table: table, thinning: thinning) }
     }
 
-    private static func attributeStats(_ index: Int, events: [Int], byRank: [UInt32], table: EventTable, thinning: Thinning) -> JSON {
+    private static func attributeStats(_ index: Int, byRank: [UInt32], table: EventTable, thinning: Thinning) -> JSON {
         let attribute = table.attributes[index]
         var members: [(String, JSON)] = [("attribute", .string(attribute.rawValue))]
+        // Counts and sorted values need no order: the shown events in table order read the columns in sequence.
+        let shown = { thinning.minZoom[$0] != Thinning.never }
         if attribute.fieldType == "Number" {
-            var numbers = attribute == .minzoom ? events.map { Double(thinning.minZoom[$0]) } : table.numbers(index, of: events)
-            RadixSort.sort(&numbers)
-            var distinct: [Double] = []
-            for n in numbers where distinct.last != n { distinct.append(n) }
+            let numbers = attribute == .minzoom
+                ? thinning.minZoom.filter { $0 != Thinning.never }.map(Double.init) : table.numbers(index, of: shown)
+            let distinct = EventTable.distinctSorted(numbers)
             members += [("count", .int(distinct.count)), ("type", .string("number")),
                         ("values", .array(distinct.prefix(100).map { .double($0) }))]
             if let low = distinct.first, let high = distinct.last { members += [("min", .double(low)), ("max", .double(high))] }
         } else {
-            let count = table.distinctTextCount(index, of: events)
-            var values: [String] = []
-            var seen = Set<UInt64>()
-            for e in byRank.lazy.map(Int.init) where thinning.minZoom[e] != Thinning.never {
-                if values.count == min(100, count) { break }
-                guard case .text(let bytes) = table.value(index, e) else { continue }
-                if seen.insert(SipHasher.hash(bytes)).inserted { values.append(String(decoding: bytes, as: UTF8.self)) }
-            }
+            let count = table.distinctTextCount(index, of: shown)
+            let values = table.firstDistinctTexts(index, in: byRank, of: shown, limit: min(100, count))
             members += [("count", .int(count)), ("type", .string("string")), ("values", .array(values.map(JSON.string)))]
         }
         return .object(members)

@@ -13,12 +13,15 @@ public enum FreedMemory {
         _ = mallocTrim?(0)
     }
 
-    /// Caps glibc's malloc arenas (default: eight per core) at `count` for the rest of the
-    /// process. Each thread that allocates gets an arena of its own, and what one frees stays
-    /// there: with the export's worker threads, a million-event export at zoom 12 peaked at
-    /// 311–314 MB with the default and at 274–280 MB with two, some 3% slower.
-    public static func limitArenas(to count: Int32 = 2) {
-        _ = mallopt?(-8, count)  // M_ARENA_MAX
+    /// Makes glibc keep less freed memory for the rest of the process: at most `arenas` malloc
+    /// arenas (default: eight per core; each thread that allocates gets one, and what one frees
+    /// stays there), and blocks of 1 MB or more mapped on their own and unmapped when freed
+    /// (glibc otherwise raises that threshold up to 32 MB as big blocks are freed, and keeps
+    /// them in the heap). A million-event export at zoom 12 peaked at 311–314 MB with the
+    /// defaults, at 274–280 MB with two arenas, and at 261–272 MB with the fixed threshold too.
+    public static func limitRetention(arenas: Int32 = 2) {
+        _ = mallopt?(-8, arenas)  // M_ARENA_MAX
+        _ = mallopt?(-3, 1 << 20)  // M_MMAP_THRESHOLD
     }
 
     /// glibc's `mallopt`, looked up like `malloc_trim`.

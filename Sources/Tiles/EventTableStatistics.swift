@@ -1,13 +1,13 @@
 /// Figures over one attribute of many events, read straight from the columns (for the
 /// `tilestats` of the tileset metadata, which look at every shown event).
 extension EventTable {
-    /// The values of attribute number `index` (in `attributes`) of `events` as numbers, NULLs left out;
-    /// text attributes and `minzoom` give none.
-    public func numbers(_ index: Int, of events: [Int]) -> [Double] {
+    /// The values of attribute number `index` (in `attributes`) of the events `included` picks,
+    /// as numbers, NULLs left out; text attributes and `minzoom` give none.
+    public func numbers(_ index: Int, of included: (Int) -> Bool) -> [Double] {
         var out: [Double] = []
-        out.reserveCapacity(events.count)
+        out.reserveCapacity(count)
         func collect(_ value: (Int) -> Double?) {
-            for e in events { if let v = value(e) { out.append(v) } }
+            for e in 0..<count where included(e) { if let v = value(e) { out.append(v) } }
         }
         switch slots[index] {
         case .magnitude: collect { magnitude[$0].isNaN ? nil : magnitude[$0] }
@@ -19,16 +19,67 @@ extension EventTable {
         return out
     }
 
-    /// How many distinct values text attribute number `index` takes among `events` (NULLs not
-    /// counted): exact for ids (unique in a selection) and categories, by a 64-bit hash for free text.
-    public func distinctTextCount(_ index: Int, of events: [Int]) -> Int {
+    /// The first `limit` distinct values of text attribute number `index` among the events
+    /// `included` picks, taken in the order of `events`.
+    public func firstDistinctTexts(_ index: Int, in events: [UInt32], of included: (Int) -> Bool, limit: Int) -> [String] {
+        var values: [String] = []
+        if case .category(let s) = slots[index] {
+            // Equal codes, equal text: no text is read but the first of each code.
+            var seen = [Bool](repeating: false, count: Int(UInt16.max) + 1)
+            var seenOverflow = Set<[UInt8]>()
+            for e in events.lazy.map(Int.init) where included(e) {
+                if values.count == limit { break }
+                let code = categories[s].codes[e]
+                if code == 0 { continue }
+                if code == UInt16.max {
+                    guard let bytes = categories[s][e], seenOverflow.insert(Array(bytes)).inserted else { continue }
+                } else {
+                    guard !seen[Int(code)] else { continue }
+                    seen[Int(code)] = true
+                }
+                values.append(String(decoding: categories[s][e]!, as: UTF8.self))
+            }
+            return values
+        }
+        var seen = Set<UInt64>()
+        for e in events.lazy.map(Int.init) where included(e) {
+            if values.count == limit { break }
+            guard case .text(let bytes) = value(index, e) else { continue }
+            if seen.insert(SipHasher.hash(bytes)).inserted { values.append(String(decoding: bytes, as: UTF8.self)) }
+        }
+        return values
+    }
+
+    /// The distinct values of `numbers`, ascending (-0 and 0 as 0): counted in a hash table
+    /// while they are few (magnitudes, zooms), sorted whole when they are many (times, depths).
+    public static func distinctSorted(_ numbers: [Double]) -> [Double] {
+        var index = ValueIndex(expected: 1 << 10)
+        var distinct: [Double] = []
+        for n in numbers {
+            let v = n == 0 ? 0.0 : n
+            if index.index(of: v.bitPattern, kind: .double, next: UInt32(distinct.count)) == nil { distinct.append(v) }
+            if distinct.count > 1 << 12 {
+                var all = numbers
+                RadixSort.sort(&all)
+                distinct.removeAll()
+                for n in all where distinct.last != n { distinct.append(n) }
+                return distinct
+            }
+        }
+        return distinct.sorted()
+    }
+
+    /// How many distinct values text attribute number `index` takes among the events `included`
+    /// picks (NULLs not counted): exact for ids (unique in a selection) and categories, by a
+    /// 64-bit hash for free text.
+    public func distinctTextCount(_ index: Int, of included: (Int) -> Bool) -> Int {
         switch slots[index] {
         case .id:
-            return events.count
+            return (0..<count).reduce(0) { $0 + (included($1) ? 1 : 0) }
         case .category(let s):
-            return categories[s].distinctCount(of: events)
+            return categories[s].distinctCount(of: included)
         case .text(let s):
-            var hashes = events.compactMap { texts[s].hash($0) }
+            var hashes = (0..<count).compactMap { included($0) ? texts[s].hash($0) : nil }
             RadixSort.sort(&hashes)
             var count = 0
             var last: UInt64?
@@ -70,11 +121,11 @@ extension TextColumn {
 
 extension CategoryColumn {
     /// How many distinct values `events` hold (NULLs not counted).
-    func distinctCount(of events: [Int]) -> Int {
+    func distinctCount(of included: (Int) -> Bool) -> Int {
         var seen = [Bool](repeating: false, count: values.count + 1)
         var count = 0
         var extra = Set<[UInt8]>()
-        for e in events {
+        for e in codes.indices where included(e) {
             let code = codes[e]
             if code == 0 { continue }
             if code == UInt16.max {

@@ -16,10 +16,7 @@ struct PointLayerBuilder {
     private var features = ProtobufWriter(capacity: 1 << 14)
     private var values = ProtobufWriter(capacity: 1 << 12)
     private var valueCount: UInt32 = 0
-    private var doubles: [UInt64: UInt32] = [:]
-    private var unsigneds: [UInt64: UInt32] = [:]
-    private var signeds: [Int64: UInt32] = [:]
-    private var texts: [Text: UInt32] = [:]
+    private var valueIndex: ValueIndex
     private var tags: [UInt32] = []
     /// Per key position: value index + 1 by category code (0 = not seen yet).
     private var codeValues: [[UInt32]]
@@ -35,45 +32,13 @@ struct PointLayerBuilder {
         case signed(Int64)
     }
 
-    /// Text bytes with a hash computed once, a word at a time.
-    struct Text: Hashable {
-        let bytes: ArraySlice<UInt8>
-        let hash: UInt64
-
-        init(_ bytes: ArraySlice<UInt8>) {
-            self.bytes = bytes
-            var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
-            bytes.withUnsafeBytes { raw in
-                var i = 0
-                while i + 8 <= raw.count {
-                    h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                    h ^= h >> 29
-                    i += 8
-                }
-                while i < raw.count {
-                    h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
-                    i += 1
-                }
-            }
-            hash = h
-        }
-
-        func hash(into hasher: inout Hasher) { hasher.combine(hash) }
-
-        static func == (a: Text, b: Text) -> Bool {
-            a.hash == b.hash && a.bytes.elementsEqual(b.bytes)
-        }
-    }
-
     /// A layer whose tags use `keys`; `features` (expected) sizes the tables up front.
     init(name: String, keys: [String], features: Int) {
         self.name = name
         keyNames = keys
         keyIndex = Array(repeating: -1, count: keys.count)
         codeValues = Array(repeating: [], count: keys.count)
-        texts.reserveCapacity(features)
-        doubles.reserveCapacity(features)
-        unsigneds.reserveCapacity(features)
+        valueIndex = ValueIndex(expected: features * 2)
     }
 
     /// Starts a feature's tag list.
@@ -154,25 +119,20 @@ struct PointLayerBuilder {
         case .uniqueText(let bytes):
             return appendText(bytes)
         case .text(let bytes):
-            let key = Text(bytes)
-            if let i = texts[key] { return i }
-            texts[key] = valueCount
+            if let i = valueIndex.index(ofText: bytes, next: valueCount) { return i }
             return appendText(bytes)
         case .double(let v):
-            if let i = doubles[v.bitPattern] { return i }
-            doubles[v.bitPattern] = valueCount
+            if let i = valueIndex.index(of: v.bitPattern, kind: .double, next: valueCount) { return i }
             values.key(4, .lengthDelimited)
             values.varint(9)
             values.fixed64Field(3, v.bitPattern)
         case .unsigned(let v):
-            if let i = unsigneds[v] { return i }
-            unsigneds[v] = valueCount
+            if let i = valueIndex.index(of: v, kind: .unsigned, next: valueCount) { return i }
             values.key(4, .lengthDelimited)
             values.varint(UInt64(1 + ProtobufWriter.varintSize(v)))
             values.varintField(5, v)
         case .signed(let v):
-            if let i = signeds[v] { return i }
-            signeds[v] = valueCount
+            if let i = valueIndex.index(of: UInt64(bitPattern: v), kind: .signed, next: valueCount) { return i }
             let zigzag = ProtobufWriter.zigzag64(v)
             values.key(4, .lengthDelimited)
             values.varint(UInt64(1 + ProtobufWriter.varintSize(zigzag)))
