@@ -19,8 +19,9 @@ import QuakeTiles
 /// a tile finds its details with `SELECT * FROM events WHERE rowid = :featureID`.
 ///
 /// The rows are first gathered in a staging file (`AppDatabaseStaging`: from the store, or
-/// from the previous bundle's database and the rows that changed since), then copied into
-/// the final file with `INSERT INTO events SELECT * FROM staging.events`. Into an empty
+/// from the previous bundle's database and the rows that changed since; on a thread of its
+/// own while the packed R-tree goes into the final file), then copied into the final file
+/// with `INSERT INTO events SELECT * FROM staging.events`. Into an empty
 /// table with the same indexes, SQLite transfers the rows and the index entries as they
 /// are, in order, appended (its "xfer" optimisation): the file depends only on the rows,
 /// not on how the staging file came by them, so an incremental export writes the same
@@ -63,40 +64,51 @@ enum AppDatabaseWriter {
             laps.append("\(phase) \(String(format: "%.3f", cpu - lastCPU)) s")
             lastCPU = cpu
         }
-        func staging(at url: URL) -> AppDatabaseStaging {
-            AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs, url: url)
-        }
-        defer { previous?.copy.discard() }
-        let staged: AppDatabaseStaging
-        if let previous, previous.copy.wait(), try staging(at: previous.copy.url).patch(changes: previous.changes) {
-            staged = staging(at: previous.copy.url)
-            lap("staged rows (the previous bundle's, patched)")
-        } else {
-            staged = staging(at: url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix))
+        // The staging file is made on a thread of its own while this one packs the R-tree
+        // into the final file (it needs only the table); the rows are transferred after.
+        let fallback = url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix)
+        let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String) in
+            let started = Stopwatch.threadCPUSeconds()
+            func staging(at url: URL) -> AppDatabaseStaging {
+                AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs, url: url)
+            }
+            if let previous, previous.copy.wait(), try staging(at: previous.copy.url).patch(changes: previous.changes) {
+                return (staging(at: previous.copy.url), "staged rows (the previous bundle's, patched) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
+            }
+            let staged = staging(at: fallback)
             try staged.copyFromStore()
-            lap("staged rows and indexes (from the store)")
+            return (staged, "staged rows and indexes (from the store) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
         }
-        defer { try? FileManager.default.removeItem(at: staged.url) }
+        defer {
+            _ = try? staging.wait()
+            previous?.copy.discard()
+            try? FileManager.default.removeItem(at: fallback)
+        }
         let queue = try SQLiteBuild.create(url, label: "export.app")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
-            try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staged.url.path])
             try db.inTransaction {
                 try db.execute(sql: eventsTable + eventIndexes + """
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
                     """)
+                try fillRTree(db, table: table, featureIDs: featureIDs)
+                return .commit
+            }
+            lap("R-tree")
+            let (staged, stagingLap) = try staging.wait()
+            laps.append(stagingLap + " on a thread of its own")
+            try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staged.url.path])
+            try db.inTransaction {
                 try db.execute(sql: "INSERT INTO events SELECT * FROM staging.events")
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count else {
                     throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(table.count) selected events")
                 }
                 try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('store_high_water_mark', ?), ('events', ?)",
                                arguments: [String(highWaterMark), String(table.count)])
-                lap("rows and indexes transferred")
-                try fillRTree(db, table: table, featureIDs: featureIDs)
-                lap("R-tree")
                 return .commit
             }
+            lap("rows and indexes transferred")
             try db.execute(sql: "DETACH DATABASE staging")
         }
         try queue.close()

@@ -45,12 +45,18 @@ enum BundleBuilder {
                       + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), thinning \(String(format: "%.2f", baked.thinningSeconds)) s)")
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
 
-        // The GeoJSON zooms and the MBTiles are written on threads of their own while this one
-        // makes the metadata and writes the PMTiles: the tiles are done, so the cores are free.
+        // The GeoJSON zooms, the timeline and preview, and the MBTiles are written on threads of
+        // their own while this one makes the metadata and writes the PMTiles: the tiles are done,
+        // so the cores are free.
         let zooms = zoomSummaries(records: records, thinning: thinning, options: thinningOptions, events: table.count)
         let geoJSONZooms = zooms.filter { $0.events + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
         let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)
         let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
+        let preview = BackgroundWork("export.preview") {
+            try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
+            try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
+                      to: directory.appendingPathComponent("preview.html"))
+        }
         stopwatch.lap("the GeoJSON zooms' points")
         let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: records)
         FreedMemory.release()
@@ -66,20 +72,17 @@ enum BundleBuilder {
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
                            to: directory.appendingPathComponent(ExportState.fileName))
             stopwatch.lap("wrote the export state")
-            try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
-            try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
-                      to: directory.appendingPathComponent("preview.html"))
-            stopwatch.lap("wrote the timeline and the preview")
         } catch {
             _ = try? mbtiles.wait()
             _ = try? geoJSON.wait()
+            _ = try? preview.wait()
             throw error
         }
-        try mbtiles.wait()
+        // All waited for before any error is thrown: no thread is left writing into the directory.
+        let written = [Result { try mbtiles.wait() }, Result { try geoJSON.wait() }, Result { try preview.wait() }]
+        for result in written { try result.get() }
         FreedMemory.release()
-        stopwatch.lap("waited for quakes.mbtiles")
-        try geoJSON.wait()
-        stopwatch.lap("waited for the \(layers.count) GeoJSON zoom(s)")
+        stopwatch.lap("waited for quakes.mbtiles, the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
         let warnings = thinning.actions.map { action -> String in
             let why = action.reason == .bytes
                 ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"

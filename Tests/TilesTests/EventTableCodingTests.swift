@@ -4,7 +4,7 @@ import QuakeTiles
 import Testing
 import TestSupport
 
-/// The event table's binary form (the export's event cache) and its in-place removal of events.
+/// The event table's binary form (the export's event cache), its in-place removal of events and its reordering.
 @Suite struct EventTableCodingTests {
     static let attributes: [EventAttribute] = [.id, .mag, .time, .depthKm, .place, .eventType, .status, .alert, .tsunami, .sig, .updated, .minzoom]
 
@@ -70,6 +70,23 @@ import TestSupport
         // Appending after a removal continues every column.
         TilesFixture.append(events[0], to: &table)
         #expect(Self.contents(table) == Self.contents(expected) + Self.contents(TilesFixture.table([events[0]], attributes: Self.attributes)))
+    }
+
+    @Test func reorderingPutsEveryColumnInTheNewOrder() {
+        let events = Self.events()
+        var table = TilesFixture.table(events, attributes: Self.attributes)
+        // A fixed shuffle: every 7th position of a cycle (7 and the count share no factor).
+        let count = events.count - (events.count % 7 == 0 ? 1 : 0)
+        let order = (0..<count).map { UInt32($0 * 7 % count) }
+        var trimmed = TilesFixture.table(Array(events.prefix(count)), attributes: Self.attributes)
+        trimmed.reorder(order)
+        let expected = TilesFixture.table(order.map { events[Int($0)] }, attributes: Self.attributes)
+        #expect(trimmed.count == count && count > 1_000)
+        #expect(Self.contents(trimmed) == Self.contents(expected))
+        // The identity leaves the table as it was.
+        let before = Self.contents(table)
+        table.reorder(Array(0..<UInt32(table.count)))
+        #expect(Self.contents(table) == before)
     }
 
     @Test func arraysLoseTheElementsAtAscendingPositions() {

@@ -1,0 +1,66 @@
+import QuakeTiles
+import Testing
+
+/// The radix sorts against the standard library's sort, on keys shaped like the export's:
+/// random, few distinct, already in order, in order but for a tail.
+@Suite struct RadixSortTests {
+    /// SplitMix64: reproducible keys.
+    struct Keys: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static func shapes() -> [(name: String, keys: [UInt64])] {
+        var random = Keys(state: 7)
+        let spread = (0..<50_000).map { _ in random.next() }
+        let few = (0..<50_000).map { _ in random.next() % 37 << 20 }
+        let sorted = spread.sorted()
+        let tail = sorted.prefix(47_500) + (0..<2_500).map { _ in random.next() }
+        return [("random", spread), ("few distinct", few), ("sorted", sorted), ("sorted but a tail", Array(tail)),
+                ("empty", []), ("one", [5])]
+    }
+
+    @Test func keysComeOutAsTheStandardSortPutsThem() {
+        for (name, keys) in Self.shapes() {
+            var sorted = keys
+            RadixSort.sort(&sorted)
+            #expect(sorted == keys.sorted(), "\(name)")
+        }
+    }
+
+    @Test func orderIsStableAndBreaksTiesAsAsked() {
+        for (name, keys) in Self.shapes() {
+            let expected = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map(UInt32.init)
+            #expect(RadixSort.order(by: keys) == expected, "\(name)")
+            let descendingTies = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 > $1 }.map(UInt32.init)
+            #expect(RadixSort.order(by: keys) { $0 > $1 } == descendingTies, "\(name)")
+            let start = Array((0..<UInt32(keys.count)).reversed())
+            #expect(RadixSort.order(by: keys, start: start) == descendingTies, "\(name), from a start order")
+        }
+    }
+
+    @Test func pairsMoveTogether() {
+        var random = Keys(state: 11)
+        var keys = (0..<10_000).map { _ in random.next() % 1_000 }
+        let original = keys
+        let positions = RadixSort.sortPairs(&keys, positions: Array(0..<UInt32(keys.count)))
+        #expect(keys == original.sorted())
+        #expect(positions.map { original[Int($0)] } == keys)
+    }
+
+    @Test func doublesSortWithNegativesAndSignedZero() {
+        var random = Keys(state: 3)
+        var values = (0..<20_000).map { _ in Double(Int64(bitPattern: random.next()) % 2_000_000) / 1_000 }
+        values += [-0.0, 0.0, -.infinity, .infinity, -1e-300, 1e-300, .leastNonzeroMagnitude, -.greatestFiniteMagnitude]
+        var sorted = values
+        RadixSort.sort(&sorted)
+        #expect(sorted == values.sorted())
+        #expect(!sorted.contains { $0 == 0 && $0.sign == .minus })
+    }
+}
