@@ -109,7 +109,7 @@ let package = Package(
         .testTarget(name: "StandInTests", dependencies: ["USGSStandIn", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
         .testTarget(name: "FetchTests", dependencies: ["QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/FetchTests"),
         .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "BenchSupport", "TestSupport", "usgs-stand-in", "quake-bake", .product(name: "Logging", package: "swift-log")], path: "Tests/StoreTests"),
-        .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "TestSupport"], path: "Tests/TilesTests"),
+        .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "QuakeCommon", "TestSupport"], path: "Tests/TilesTests"),
         .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests"),
         .testTarget(name: "OperationsTests", dependencies: [
             "QuakeOperations", "QuakeStore", "QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake",

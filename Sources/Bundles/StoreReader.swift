@@ -84,7 +84,7 @@ struct StoreReader: Sendable {
         let (low, high) = try queue.read { db in
             (try Int64.fetchOne(db, sql: "SELECT min(rowid) FROM events") ?? 0, try Int64.fetchOne(db, sql: "SELECT max(rowid) FROM events") ?? 0)
         }
-        let middle = low + (high - low) / 2
+        let middle = low / 2 + high / 2  // no overflow, whatever the rowids
         let other = try Self.open(path)
         let upper = BackgroundWork("export.row-keys") { try Self.rowKeys(middle + 1, high, queue: other, path: path) }
         let lower = Result { try Self.rowKeys(low, middle, queue: queue, path: path) }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 
 /// One fault-injection rule: what goes wrong, on which requests, and when.
 ///

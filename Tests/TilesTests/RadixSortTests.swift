@@ -1,23 +1,12 @@
+import QuakeCommon
 import QuakeTiles
 import Testing
 
 /// The radix sorts against the standard library's sort, on keys shaped like the export's:
 /// random, few distinct, already in order, in order but for a tail.
 @Suite struct RadixSortTests {
-    /// SplitMix64: reproducible keys.
-    struct Keys: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func shapes() -> [(name: String, keys: [UInt64])] {
-        var random = Keys(state: 7)
+        var random = SeededGenerator(seed: 7)
         let spread = (0..<50_000).map { _ in random.next() }
         let few = (0..<50_000).map { _ in random.next() % 37 << 20 }
         let sorted = spread.sorted()
@@ -46,7 +35,7 @@ import Testing
     }
 
     @Test func pairsMoveTogether() {
-        var random = Keys(state: 11)
+        var random = SeededGenerator(seed: 11)
         var keys = (0..<10_000).map { _ in random.next() % 1_000 }
         let original = keys
         let positions = RadixSort.sortPairs(&keys, positions: Array(0..<UInt32(keys.count)))
@@ -55,7 +44,7 @@ import Testing
     }
 
     @Test func doublesSortWithNegativesAndSignedZero() {
-        var random = Keys(state: 3)
+        var random = SeededGenerator(seed: 3)
         var values = (0..<20_000).map { _ in Double(Int64(bitPattern: random.next()) % 2_000_000) / 1_000 }
         values += [-0.0, 0.0, -.infinity, .infinity, -1e-300, 1e-300, .leastNonzeroMagnitude, -.greatestFiniteMagnitude]
         var sorted = values
