@@ -87,14 +87,7 @@ struct ExportState: Sendable {
     /// each is made as it is written, in the file's order (only their keys are held, to sort
     /// by), through a 64 KB buffer.
     static func write(optionsDigest: UInt64, count: Int, entry: (Int) -> Entry, to url: URL) throws {
-        var order = RadixSort.order(by: (0..<count).map { entry($0).key })
-        var start = 0
-        while start < count {
-            var end = start + 1
-            while end < count && entry(Int(order[end])).key == entry(Int(order[start])).key { end += 1 }
-            if end - start > 1 { order[start..<end].sort { precedes(entry(Int($0)), entry(Int($1))) } }
-            start = end
-        }
+        let order = RadixSort.order(by: (0..<count).map { entry($0).key }) { precedes(entry($0), entry($1)) }
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
         let file = try FileHandle(forWritingTo: url)
         defer { try? file.close() }

@@ -157,11 +157,7 @@ public enum Exporter {
         var sum: UInt64 = 0, mixedSum: UInt64 = 0
         for fingerprint in table.fingerprint {
             sum &+= fingerprint
-            // The SplitMix64 finalizer: a bijection that spreads every bit over the word.
-            var z = fingerprint
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            mixedSum &+= z ^ (z >> 31)
+            mixedSum &+= SeededGenerator.mix(fingerprint)
         }
         var hasher = SipHasher()
         hasher.combine(UInt64(table.count))

@@ -73,9 +73,7 @@ enum SelectionRead {
         let codes = (0..<table.count).map {
             Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
         }
-        var sortedPrefix = min(codes.count, 1)
-        while sortedPrefix < codes.count && codes[sortedPrefix - 1] <= codes[sortedPrefix] { sortedPrefix += 1 }
-        guard codes.count - sortedPrefix > codes.count / 16 else { return nil }
+        guard codes.count - RadixSort.sortedPrefixCount(codes) > codes.count / 16 else { return nil }
         return RadixSort.order(by: codes) { $0 < $1 }
     }
 

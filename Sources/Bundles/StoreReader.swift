@@ -68,7 +68,7 @@ struct StoreReader: Sendable {
             let statement = try db.makeStatement(sql: sql)
             try statement.setArguments(StatementArguments(arguments))
             let s = statement.sqliteStatement
-            while try step(s, db) {
+            while try Self.step(s, db, path: path) {
                 Self.append(s, to: &table)
                 keys.append(Self.rowKey(s))
             }
@@ -117,7 +117,7 @@ struct StoreReader: Sendable {
             let s = statement.sqliteStatement
             for rowid in rowids {
                 try statement.setArguments(StatementArguments(arguments + [rowid]))
-                while try step(s, db) {
+                while try Self.step(s, db, path: path) {
                     Self.append(s, to: &snapshot.table)
                     snapshot.eventKeys.append(Self.rowKey(s))
                     appended.append(rowid)
@@ -134,10 +134,6 @@ struct StoreReader: Sendable {
     }
 
     /// Steps `s`: true for a row, false when done.
-    private func step(_ s: OpaquePointer, _ db: Database) throws -> Bool {
-        try Self.step(s, db, path: path)
-    }
-
     private static func step(_ s: OpaquePointer, _ db: Database, path: URL) throws -> Bool {
         let rc = sqlite3_step(s)
         if rc == SQLITE_DONE { return false }

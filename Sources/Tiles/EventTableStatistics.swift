@@ -92,35 +92,17 @@ extension EventTable {
 }
 
 extension TextColumn {
-    /// A 64-bit hash of value `i` (`nil` for NULL), read in place: a word at a time, for counting
-    /// distinct values (not stable across versions; nothing stores it).
+    /// A 64-bit hash of value `i` (`nil` for NULL), read in place, for counting distinct values.
     func hash(_ i: Int) -> UInt64? {
         let end = ends[i]
         if end & 0x8000_0000 != 0 { return nil }
         let start = i == 0 ? 0 : Int(ends[i - 1] & 0x7FFF_FFFF)
-        return pool.withUnsafeBytes { raw in
-            var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(Int(end) - start)
-            var p = start
-            while p + 8 <= Int(end) {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: p, as: UInt64.self)) &* 0xFF51_AFD7_ED55_8CCD
-                h ^= h >> 32
-                p += 8
-            }
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while p < Int(end) {
-                tail |= UInt64(raw[p]) << shift
-                shift += 8
-                p += 1
-            }
-            h = (h ^ tail) &* 0xC4CE_B9FE_1A85_EC53
-            return h ^ (h >> 29)
-        }
+        return pool.withUnsafeBytes { TextHash.of(UnsafeRawBufferPointer(rebasing: $0[start..<Int(end)])) }
     }
 }
 
 extension CategoryColumn {
-    /// How many distinct values `events` hold (NULLs not counted).
+    /// How many distinct values the events `included` picks hold (NULLs not counted).
     func distinctCount(of included: (Int) -> Bool) -> Int {
         var seen = [Bool](repeating: false, count: values.count + 1)
         var count = 0

@@ -39,7 +39,8 @@ public struct PointSet: Sendable {
         let timeKeys = table.time.map { ~(UInt64(bitPattern: $0) ^ (1 << 63)) }
         let magnitudeKeys = table.magnitude.map(Self.descendingKey)
         var byRank = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: timeKeys))
-        Self.orderTies(&byRank, table: table) { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] }
+        RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
+                           by: { table.idPrecedes($0, $1) })
         self.byRank = byRank
         var rank = [UInt32](repeating: 0, count: count)
         for (r, event) in byRank.enumerated() { rank[Int(event)] = UInt32(r) }
@@ -54,17 +55,6 @@ public struct PointSet: Sendable {
             timeOrder = RadixSort.order(by: table.time.map { UInt64(bitPattern: $0) ^ (1 << 63) }) { table.idPrecedes($0, $1) }
         } else {
             timeOrder = []
-        }
-    }
-
-    /// Sorts each run of `events` whose neighbours are `equal` by id.
-    private static func orderTies(_ events: inout [UInt32], table: EventTable, equal: (Int, Int) -> Bool) {
-        var start = 0
-        while start < events.count {
-            var end = start + 1
-            while end < events.count && equal(Int(events[start]), Int(events[end])) { end += 1 }
-            if end - start > 1 { events[start..<end].sort { table.idPrecedes(Int($0), Int($1)) } }
-            start = end
         }
     }
 

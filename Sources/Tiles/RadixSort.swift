@@ -32,8 +32,7 @@ public enum RadixSort {
     /// incremental export appended), cost a pass and a merge instead of a sort.
     public static func order(by keys: [UInt64], tiesBy precedes: (Int, Int) -> Bool) -> [UInt32] {
         let n = keys.count
-        var sortedPrefix = min(n, 1)
-        while sortedPrefix < n && keys[sortedPrefix - 1] <= keys[sortedPrefix] { sortedPrefix += 1 }
+        let sortedPrefix = sortedPrefixCount(keys)
         var positions: [UInt32]
         if sortedPrefix == n {
             positions = Array(0..<UInt32(n))
@@ -54,14 +53,26 @@ public enum RadixSort {
         } else {
             positions = order(by: keys)
         }
+        sortRuns(&positions, where: { keys[$0] == keys[$1] }, by: precedes)
+        return positions
+    }
+
+    /// How many of the first keys are in ascending order.
+    public static func sortedPrefixCount(_ keys: [UInt64]) -> Int {
+        var count = min(keys.count, 1)
+        while count < keys.count && keys[count - 1] <= keys[count] { count += 1 }
+        return count
+    }
+
+    /// Sorts by `precedes` each run of neighbouring `positions` that are `equal` (to the run's first).
+    public static func sortRuns(_ positions: inout [UInt32], where equal: (Int, Int) -> Bool, by precedes: (Int, Int) -> Bool) {
         var start = 0
-        while start < n {
+        while start < positions.count {
             var end = start + 1
-            while end < n && keys[Int(positions[end])] == keys[Int(positions[start])] { end += 1 }
+            while end < positions.count && equal(Int(positions[start]), Int(positions[end])) { end += 1 }
             if end - start > 1 { positions[start..<end].sort { precedes(Int($0), Int($1)) } }
             start = end
         }
-        return positions
     }
 
     /// The positions `0..<keys.count` ordered by `keys` ascending, equal keys in the order of

@@ -41,7 +41,7 @@ struct ValueIndex {
     /// The index of the text `bytes`, or `nil` after noting it as value `next`.
     mutating func index(ofText bytes: ArraySlice<UInt8>, next: UInt32) -> UInt32? {
         if (count + 1) * 2 > keys.count { grow() }
-        let key = Self.hash(bytes)
+        let key = bytes.withUnsafeBytes(TextHash.of)
         var slot = Self.slot(key, kind: .text) & mask
         while entries[slot] != 0 {
             if keys[slot] == key && Self.kind(of: entries[slot]) == Kind.text.rawValue {
@@ -81,23 +81,5 @@ struct ValueIndex {
     /// A slot for a key: its bits mixed (Fibonacci hashing) so that nearby numbers spread out.
     private static func slot(_ key: UInt64, kind: Kind) -> Int {
         Int(truncatingIfNeeded: ((key ^ UInt64(kind.rawValue) &* 0x9E37_79B9_7F4A_7C15) &* 0x9E37_79B9_7F4A_7C15) >> 32)
-    }
-
-    /// A hash of text bytes, a word at a time.
-    private static func hash(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bytes.count)
-        bytes.withUnsafeBytes { raw in
-            var i = 0
-            while i + 8 <= raw.count {
-                h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                h ^= h >> 29
-                i += 8
-            }
-            while i < raw.count {
-                h = (h ^ UInt64(raw[i])) &* 0x0000_0100_0000_01B3
-                i += 1
-            }
-        }
-        return h
     }
 }
