@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```swift
 /// let outcome = try await ChildProcess.run("ogrinfo", ["-ro", "-so", store.path])
-/// let json = try await ChildProcess.run("python3", [script.path]).checked().standardOutput
+/// let json = try await ChildProcess.run(WitnessScript.python.path, [script.path]).checked().standardOutput
 /// let run = try await ChildProcess.run(quakeBake.path, ["index", …], killedWhen: { journalExists() })
 /// ```
 public enum ChildProcess {

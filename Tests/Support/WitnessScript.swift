@@ -1,7 +1,8 @@
 import Foundation
 
 /// The Python witnesses in `Tests/Witness/`: independent readers of what quake-bake writes
-/// (third-party packages only: `mapbox-vector-tile`, `pmtiles`, `sqlite3`), each printing one JSON document.
+/// (third-party packages only: `mapbox-vector-tile`, `pmtiles`, `mapli`, `sqlite3`), each printing one JSON document.
+/// They run in the venv `Scripts/setup` makes (`.build/witness-venv`, pinned versions).
 ///
 /// ```swift
 /// let layers = try JSONDecoder().decode([String: DecodedLayer].self,
@@ -11,10 +12,16 @@ public enum WitnessScript {
     /// `Tests/Witness`.
     public static let directory = TestData.projectRoot.appendingPathComponent("Tests/Witness")
 
-    /// Runs `python3 Tests/Witness/<script> arguments…` and returns its standard output;
-    /// throws, with its standard error, when it fails.
+    /// The witness venv's interpreter.
+    public static let python = TestData.projectRoot.appendingPathComponent(".build/witness-venv/bin/python")
+
+    /// Runs `<venv>/bin/python Tests/Witness/<script> arguments…` and returns its standard output;
+    /// throws, with its standard error, when it fails or when the venv is missing.
     public static func run(_ script: String, _ arguments: [String]) async throws -> Data {
-        let outcome = try await ChildProcess.run("python3", [directory.appendingPathComponent(script).path] + arguments).checked()
+        guard FileManager.default.isExecutableFile(atPath: python.path) else {
+            throw ChildProcess.Failure(description: "no witness venv at \(python.path): run Scripts/setup")
+        }
+        let outcome = try await ChildProcess.run(python.path, [directory.appendingPathComponent(script).path] + arguments).checked()
         return Data(outcome.standardOutput.utf8)
     }
 }
