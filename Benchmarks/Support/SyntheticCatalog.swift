@@ -136,7 +136,7 @@ public struct SyntheticCatalog: Sequence, IteratorProtocol {
             e.felt = Int(random.exponential(mean: pow(10, magnitude - 2)))
             e.cdi = (Swift.min(9, 1 + magnitude * random.unit()) * 10).rounded() / 10
         }
-        if magnitude >= 4 { e.mmi = (Swift.min(9, magnitude - 1 + random.normal()) * 1000).rounded() / 1000 }
+        if magnitude >= 4 { e.mmi = (Swift.max(0, Swift.min(9, magnitude - 1 + random.normal())) * 1000).rounded() / 1000 }
         if magnitude >= 5.5 { e.alert = random.chance(0.9) ? "green" : "yellow" }
         e.nst = random.chance(0.8) ? 4 + Int(random.exponential(mean: 25)) : nil
         e.gap = (random.unit() * 300 * 100).rounded() / 100

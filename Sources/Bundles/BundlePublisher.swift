@@ -33,20 +33,53 @@ struct BundlePublisher {
         return directory
     }
 
-    /// Complete versions, oldest first.
+    /// Complete versions this tool made, oldest first.
+    ///
+    /// A directory counts only when it is ours beyond doubt: named `v<6 digits>-<bundle
+    /// version>`, a real directory (not a symlink), holding our `manifest.json` that names
+    /// the same bundle version. Anything else in the output directory is the user's and is
+    /// never pruned (a `v1-notes.txt` beside the bundles once was).
     func versions() -> [Version] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
         return names.compactMap { name -> Version? in
-            guard name.hasPrefix("v"), let dash = name.firstIndex(of: "-"),
-                  let sequence = Int(name[name.index(after: name.startIndex)..<dash]) else { return nil }
+            let parts = name.split(separator: "-", maxSplits: 1)
+            guard parts.count == 2, parts[0].count == 7, parts[0].hasPrefix("v"),
+                  parts[0].dropFirst().allSatisfy(\.isASCII), let sequence = Int(parts[0].dropFirst()),
+                  isOurBundle(out.appendingPathComponent(name), bundleVersion: String(parts[1])) else { return nil }
             return Version(sequence: sequence, name: name)
         }.sorted { $0.sequence < $1.sequence }
+    }
+
+    /// True when `directory` is a real directory holding our manifest for `bundleVersion`.
+    private func isOurBundle(_ directory: URL, bundleVersion: String) -> Bool {
+        guard Self.isRealDirectory(directory),
+              let data = try? Data(contentsOf: directory.appendingPathComponent(Manifest.fileName)), data.count < 16 << 20,
+              let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
+        return manifest["format"] as? String == Manifest.format && manifest["bundle_version"] as? String == bundleVersion
+    }
+
+    /// True when `url` is a directory itself, not a symlink to one (`lstat`).
+    static func isRealDirectory(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Throws when the event cache directory is a symlink or not a directory: files in it
+    /// are replaced and deleted, so following a planted link would touch files not ours.
+    func checkCacheDirectory() throws {
+        let cache = out.appendingPathComponent(EventCache.directoryName)
+        var info = stat()
+        guard lstat(cache.path, &info) == 0 else { return }  // absent: made when needed
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw QuakeBakeError("\(cache.path) is a symlink or not a directory; quake-bake keeps its export cache there "
+                                 + "and will not follow it. Move it away and export again")
+        }
     }
 
     /// Removes what killed runs left: temporary versions, links and files in the output
     /// directory and in its event cache directory. (The caller holds the workspace lock.)
     func removeDebris() {
-        for directory in [out, out.appendingPathComponent(EventCache.directoryName)] {
+        for directory in [out, out.appendingPathComponent(EventCache.directoryName)] where Self.isRealDirectory(directory) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             where name.hasSuffix(AtomicFile.temporarySuffix) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
@@ -58,6 +91,7 @@ struct BundlePublisher {
     /// Returns it and its final location.
     func prepare(bundleVersion: String) throws -> (temporary: URL, final: URL) {
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        try checkCacheDirectory()
         let link = out.appendingPathComponent(Self.currentName)
         if FileManager.default.fileExists(atPath: link.path), (try? FileManager.default.destinationOfSymbolicLink(atPath: link.path)) == nil {
             throw QuakeBakeError("\(link.path) exists and is not a symlink; move it away so bundles can be published")

@@ -6,6 +6,8 @@ import QuakeCommon
 /// the same store content and options give the same bytes.
 struct Manifest {
     static let fileName = "manifest.json"
+    /// The `format` member: how pruning recognises a version directory as ours.
+    static let format = "quake-bake bundle"
     /// 2: the app database's rowids are the events' feature ids (1: ranks in id order).
     static let formatVersion = 2
 
@@ -25,7 +27,7 @@ struct Manifest {
     var json: JSON {
         let (w, s, e, n) = bounds
         return .object([
-            ("format", .string("quake-bake bundle")),
+            ("format", .string(Self.format)),
             ("format_version", .int(Self.formatVersion)),
             ("bundle_version", .string(bundleVersion)),
             ("store", .object([

@@ -92,7 +92,9 @@ public enum ComCatCSV {
 
         private func number(_ column: String) throws -> Double? {
             guard let text = self[column] else { return nil }
-            guard let value = Double(text) else { throw Failure(description: "\(column) is not a number (\"\(text.prefix(64))\")") }
+            // Plain decimals only: Swift's Double("0x1p3") reads hex floats, which no catalog writes.
+            guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
+                  let value = Double(text) else { throw Failure(description: "\(column) is not a number (\"\(text.prefix(64))\")") }
             return value
         }
 

@@ -20,6 +20,7 @@ enum EventRules {
                               ("depthError", event.depthError), ("magError", event.magError)] {
             if let value, !value.isFinite { return "\(name) is \(value) (not a finite number)" }
         }
+        if let problem = PlausibleRanges.problem(with: event) { return problem }
         if let latitude = event.latitude, !(-90...90).contains(latitude) {
             return "latitude \(latitude) is outside -90…90"
         }

@@ -11,4 +11,11 @@ public enum DurationText {
         if let value = Double(trimmed), value >= 0 { return value }
         return nil
     }
+
+    /// `seconds` for people: `45 s`, `10 min`, `27.8 h`.
+    public static func describe(_ seconds: Double) -> String {
+        if seconds < 120 { return String(format: "%g s", (seconds * 10).rounded() / 10) }
+        if seconds < 7200 { return String(format: "%g min", (seconds / 6).rounded() / 10) }
+        return String(format: "%g h", (seconds / 360).rounded() / 10)
+    }
 }

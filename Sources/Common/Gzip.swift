@@ -63,7 +63,9 @@ public enum Gzip {
 
     /// Decompresses gzip data (all members, as `gzip -d` does).
     /// Throws on corrupt or truncated input rather than returning a partial result.
-    public static func decompress(_ data: Data) throws -> Data {
+    /// Throws `SizeLimitExceeded` once the output would pass `limit` bytes (a gzip bomb is cut
+    /// as it inflates, never held).
+    public static func decompress(_ data: Data, limit: Int = .max) throws -> Data {
         let decompressor = try Decompressor()
         decompressor.feed(data)
         var output = Data()
@@ -71,6 +73,7 @@ public enum Gzip {
         while true {
             let produced = try buffer.withUnsafeMutableBytes { try decompressor.read(into: $0) }
             if produced == 0 { break }
+            guard output.count + produced <= limit else { throw SizeLimitExceeded(limit: limit) }
             output.append(contentsOf: buffer[..<produced])
         }
         try decompressor.finish()
@@ -78,7 +81,13 @@ public enum Gzip {
     }
 
     /// Returns `data` decompressed when it is gzip, unchanged otherwise.
-    public static func decompressIfNeeded(_ data: Data) throws -> Data {
-        isCompressed(data) ? try decompress(data) : data
+    public static func decompressIfNeeded(_ data: Data, limit: Int = .max) throws -> Data {
+        isCompressed(data) ? try decompress(data, limit: limit) : data
+    }
+
+    /// Decompressed data would pass the limit.
+    public struct SizeLimitExceeded: Error, CustomStringConvertible {
+        public let limit: Int
+        public var description: String { "it inflates to more than \(Format.bytes(limit)) (limit)" }
     }
 }

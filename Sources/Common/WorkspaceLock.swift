@@ -23,9 +23,17 @@ public final class WorkspaceLock: @unchecked Sendable {
     public init(workspace: Workspace, command: String) throws {
         try workspace.create()
         path = workspace.lockPath
-        descriptor = open(path.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        // O_NOFOLLOW: a `lock` symlink planted in the workspace would otherwise have its
+        // target truncated (by root, under cron). Only a regular file is a lock.
+        descriptor = open(path.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard descriptor >= 0 else {
-            throw QuakeBakeError("cannot open the lock file \(path.path): \(String(cString: strerror(errno)))")
+            let reason = errno == ELOOP ? "it is a symlink; quake-bake will not follow it (remove it)" : String(cString: strerror(errno))
+            throw QuakeBakeError("cannot open the lock file \(path.path): \(reason)")
+        }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(descriptor)
+            throw QuakeBakeError("the lock file \(path.path) is not a regular file; remove it")
         }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             let holder = WorkspaceLock.readHolder(path)

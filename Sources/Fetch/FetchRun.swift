@@ -27,13 +27,17 @@ final class FetchRun: Sendable {
         self.journal = journal
         self.progress = progress
         self.logger = logger
-        transport = HTTPTransport(connectTimeout: options.connectTimeout, readTimeout: options.readTimeout)
+        transport = HTTPTransport(connectTimeout: options.connectTimeout, readTimeout: options.readTimeout,
+                                  deadline: options.requestDeadline, maxBodyBytes: options.maxBodyBytes)
         let tally = self.tally
         let runID = run.id
         client = ServiceClient(
             service: options.service, transport: transport,
             gate: RequestGate(concurrency: options.concurrency, budget: options.requestBudget, window: options.budgetWindow),
-            retry: RetryPolicy(maxAttempts: options.maxAttempts, baseDelay: options.retryBaseDelay, maxDelay: options.retryMaxDelay),
+            retry: RetryPolicy(maxAttempts: options.maxAttempts, baseDelay: options.retryBaseDelay, maxDelay: options.retryMaxDelay,
+                               maxRetryAfter: options.maxRetryAfter, giveUpAfter: options.giveUpAfter,
+                               attemptDeadline: options.requestDeadline),
+            maxBodyBytes: options.maxBodyBytes,
             record: { request in
                 tally.record(request)
                 journal.record(request, runID: runID, now: Int64(Date().timeIntervalSince1970 * 1000))
@@ -96,9 +100,6 @@ final class FetchRun: Sendable {
             } catch ServiceError.overCap {
                 logger.info("window \(describe(window)) is over the cap: splitting it")
                 return try await split(window, count: max(expected, cap + 1), cap: cap)
-            } catch ServiceError.unavailable(let attempts, let problem, _) where window.end - window.start >= 2000 {
-                logger.warning("window \(describe(window)) failed \(attempts) times (\(problem)): splitting it")
-                return try await split(window, count: expected, cap: cap)
             }
             let received = answer!.page.events.count + answer!.page.rejects.count
             if received == expected { break }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -19,12 +20,16 @@ struct HTTPAnswer: Sendable {
 enum TransferFailure: Error, CustomStringConvertible {
     case connectTimeout(TimeInterval)
     case readTimeout(TimeInterval)
+    case deadline(TimeInterval)
+    case tooLarge(Int)
     case broken(String)
 
     var description: String {
         switch self {
         case .connectTimeout(let s): return "no response within \(Self.seconds(s)) (connect timeout)"
         case .readTimeout(let s): return "no data for \(Self.seconds(s)) (read timeout)"
+        case .deadline(let s): return "the answer took longer than \(Self.seconds(s)) in all (request deadline)"
+        case .tooLarge(let limit): return "the answer is larger than \(Format.bytes(limit)) (body limit)"
         case .broken(let message): return "connection failed: \(message)"
         }
     }
@@ -32,16 +37,20 @@ enum TransferFailure: Error, CustomStringConvertible {
     private static func seconds(_ s: TimeInterval) -> String { String(format: "%g s", s) }
 }
 
-/// HTTP GET over Foundation's URLSession with two timeouts:
+/// HTTP GET over Foundation's URLSession with three timeouts and a size limit:
 /// `connectTimeout` until the response headers arrive, `readTimeout` of silence
-/// while the body arrives (URLSession's own request timeout is an idle timeout,
-/// so it enforces the second; a watchdog enforces the first).
+/// while the body arrives, `deadline` for the whole answer, and at most
+/// `maxBodyBytes` of body (URLSession's own request timeout is an idle timeout,
+/// so it enforces the second; watchdogs enforce the first and third; the body
+/// is counted as it arrives, so an endless one is cut, not buffered).
 final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var session: URLSession!
     private var transfers: [Int: Transfer] = [:]
     private let connectTimeout: TimeInterval
     private let readTimeout: TimeInterval
+    private let deadline: TimeInterval
+    private let maxBodyBytes: Int
 
     private final class Transfer {
         let continuation: CheckedContinuation<HTTPAnswer, Error>
@@ -53,9 +62,11 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         init(continuation: CheckedContinuation<HTTPAnswer, Error>) { self.continuation = continuation }
     }
 
-    init(connectTimeout: TimeInterval, readTimeout: TimeInterval) {
+    init(connectTimeout: TimeInterval, readTimeout: TimeInterval, deadline: TimeInterval, maxBodyBytes: Int) {
         self.connectTimeout = connectTimeout
         self.readTimeout = readTimeout
+        self.deadline = deadline
+        self.maxBodyBytes = maxBodyBytes
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = readTimeout
@@ -81,10 +92,14 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             try await withCheckedThrowingContinuation { continuation in
                 lock.withLock { transfers[identifier] = Transfer(continuation: continuation) }
                 task.resume()
-                let timeout = connectTimeout
+                let timeout = connectTimeout, deadline = deadline
                 Task { [weak self] in
                     try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
-                    self?.expireIfNoResponse(task, after: timeout)
+                    self?.expire(task, .connectTimeout(timeout)) { $0.response == nil }
+                }
+                Task { [weak self] in
+                    try? await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
+                    self?.expire(task, .deadline(deadline)) { _ in true }
                 }
             }
         } onCancel: {
@@ -92,10 +107,11 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
     }
 
-    private func expireIfNoResponse(_ task: URLSessionTask, after timeout: TimeInterval) {
+    /// Fails `task` with `failure` when it is still running and `applies` to its transfer.
+    private func expire(_ task: URLSessionTask, _ failure: TransferFailure, when applies: (Transfer) -> Bool) {
         let expired = lock.withLock { () -> Bool in
-            guard let transfer = transfers[task.taskIdentifier], transfer.response == nil else { return false }
-            transfer.failure = .connectTimeout(timeout)
+            guard let transfer = transfers[task.taskIdentifier], transfer.failure == nil, applies(transfer) else { return false }
+            transfer.failure = failure
             return true
         }
         if expired { task.cancel() }
@@ -108,7 +124,18 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        lock.withLock { transfers[dataTask.taskIdentifier]?.body.append(data) }
+        let limit = maxBodyBytes
+        let overLimit = lock.withLock { () -> Bool in
+            guard let transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return false }
+            guard transfer.body.count + data.count <= limit else {
+                transfer.failure = .tooLarge(limit)
+                transfer.body = Data()
+                return true
+            }
+            transfer.body.append(data)
+            return false
+        }
+        if overLimit { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

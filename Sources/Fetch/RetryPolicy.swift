@@ -7,12 +7,24 @@ struct RetryPolicy: Sendable {
     let maxAttempts: Int
     let baseDelay: TimeInterval
     let maxDelay: TimeInterval
+    /// Longest `Retry-After` obeyed; longer means give up.
+    let maxRetryAfter: TimeInterval
+    /// No attempt starts that could not end (by `attemptDeadline`) this long after the first.
+    let giveUpAfter: TimeInterval
+    /// The most one attempt can take.
+    let attemptDeadline: TimeInterval
 
     /// Seconds to wait after failed attempt `attempt` (1-based).
     func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
         let jittered = ceiling / 2 + Double.random(in: 0...(ceiling / 2))
         return max(jittered, retryAfter ?? 0)
+    }
+
+    /// Whether another attempt may start `elapsed` seconds after the first, after waiting
+    /// `wait`; a wait the service asked for is always allowed.
+    func mayRetry(elapsed: TimeInterval, wait: TimeInterval, askedByService: Bool) -> Bool {
+        askedByService || elapsed + wait + attemptDeadline <= giveUpAfter
     }
 
     /// Parses `Retry-After`: delta-seconds or an HTTP date.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import QuakeCatalog
+import QuakeCommon
 
 /// One request as the journal remembers it (for `status`: counts, latency, bytes).
 struct RequestRecord: Sendable {
@@ -53,6 +54,8 @@ struct ServiceClient: Sendable {
     let transport: HTTPTransport
     let gate: RequestGate
     let retry: RetryPolicy
+    /// Largest page accepted once decompressed (the transport limits what arrives).
+    let maxBodyBytes: Int
     let record: @Sendable (RequestRecord) -> Void
     let logger: Logger
 
@@ -67,8 +70,9 @@ struct ServiceClient: Sendable {
             if let metadata = object["metadata"] as? [String: Any], let status = metadata["status"] as? Int, status != 200 {
                 return .failure(classify(status: status, message: metadata["error"] as? String ?? "no message", url: url, retryAfter: nil))
             }
-            guard let count = object["count"] as? Int else {
-                return .failure(.transient("count answer has no count: \(Self.snippet(answer.body))", retryAfter: nil))
+            guard let count = Self.plausibleCount(object["count"]) else {
+                return .failure(.transient("count answer has no plausible count (a whole number of events from 0 to "
+                                           + "\(Format.count(Self.maxPlausibleCount))): \(Self.snippet(answer.body))", retryAfter: nil))
             }
             return .success(CountAnswer(count: count, maxAllowed: object["maxAllowed"] as? Int))
         }
@@ -79,7 +83,13 @@ struct ServiceClient: Sendable {
         let url = makeURL("query", parameters)
         return try await withRetries(url: url, endpoint: "query") { answer in
             if let problem = problem(in: answer, url: url) { return .failure(problem) }
-            let page = GeoJSONReader.read(answer.body, source: url.absoluteString)
+            let body: Data
+            do {
+                body = try Gzip.decompressIfNeeded(answer.body, limit: maxBodyBytes)
+            } catch {
+                return .failure(.transient("the page does not decompress: \(error)", retryAfter: nil))
+            }
+            let page = GeoJSONReader.read(body, source: url.absoluteString)
             if let metadata = page.metadata, let status = metadata.status, status != 200 {
                 return .failure(classify(status: status, message: metadata.error ?? metadata.title ?? "no message", url: url, retryAfter: nil))
             }
@@ -88,6 +98,17 @@ struct ServiceClient: Sendable {
             }
             return .success(QueryAnswer(url: url, status: answer.status, body: answer.body, page: page, duration: answer.duration))
         }
+    }
+
+    /// More events than ComCat could ever hold (it holds a few million): a count above it
+    /// is the service's error, not a plan of millions of windows.
+    static let maxPlausibleCount = 100_000_000
+
+    /// A count the service could mean: a whole number from 0 to `maxPlausibleCount`.
+    static func plausibleCount(_ member: Any?) -> Int? {
+        guard let value = (member as? NSNumber)?.doubleValue, value.isFinite, value == value.rounded(),
+              value >= 0, value <= Double(maxPlausibleCount) else { return nil }
+        return Int(value)
     }
 
     func makeURL(_ method: String, _ parameters: [(String, String)]) -> URL {
@@ -106,6 +127,7 @@ struct ServiceClient: Sendable {
 
     private func withRetries<T>(url: URL, endpoint: String, _ interpret: (HTTPAnswer) -> Result<T, Problem>) async throws -> T {
         var lastProblem = ""
+        let firstAttempt = Date()
         for attempt in 1...max(1, retry.maxAttempts) {
             try Task.checkCancellation()
             await gate.acquire()
@@ -138,7 +160,15 @@ struct ServiceClient: Sendable {
                 lastProblem = "\(error)"
             }
             guard attempt < retry.maxAttempts else { break }
+            if let retryAfter, retryAfter > retry.maxRetryAfter {
+                throw ServiceError.unavailable(attempts: attempt, lastProblem: "\(lastProblem); the service asks to wait "
+                    + "\(DurationText.describe(retryAfter)), longer than the \(DurationText.describe(retry.maxRetryAfter)) allowed (--max-retry-after)", url: url)
+            }
             let wait = retry.delay(afterAttempt: attempt, retryAfter: retryAfter)
+            guard retry.mayRetry(elapsed: Date().timeIntervalSince(firstAttempt), wait: wait, askedByService: retryAfter != nil) else {
+                throw ServiceError.unavailable(attempts: attempt, lastProblem: "\(lastProblem); no time for another attempt "
+                    + "within \(DurationText.describe(retry.giveUpAfter)) (--give-up-after)", url: url)
+            }
             logger.warning("\(endpoint) attempt \(attempt) failed: \(lastProblem); retrying in \(String(format: "%.1f", wait)) s")
             try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
         }

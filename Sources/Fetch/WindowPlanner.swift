@@ -38,9 +38,8 @@ struct WindowPlanner: Sendable {
     }
 
     /// Cuts `window` (known to match `window.count` events) into windows at or under `cap`.
-    /// `minimumParts` forces a cut even when the count fits (a window that keeps failing).
-    func split(_ window: PlannedWindow, cap: Int, minimumParts: Int = 2) async throws -> [PlannedWindow] {
-        let parts = max(minimumParts, window.count / max(1, cap) + 2)
+    func split(_ window: PlannedWindow, cap: Int) async throws -> [PlannedWindow] {
+        let parts = window.count / max(1, cap) + 2
         let bounds = Self.boundaries(window.start, window.end, parts: parts)
         guard bounds.count > 2 else {
             throw ServiceError.overCap("\(window.count) events between \(ISOTime.format(milliseconds: window.start)) and "

@@ -12,7 +12,8 @@ import Yams
 /// workspace: /var/lib/quake-bake
 /// service: https://earthquake.usgs.gov/fdsnws/event/1/
 /// selection: { start: 2024-01-01, min_magnitude: 2.5, bbox: "170,-50,-170,-10", event_types: [earthquake] }
-/// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120, max_attempts: 6, retry_delay: 1 }
+/// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120,
+///         request_deadline: 90, max_body_mb: 100, max_retry_after: 10m, give_up_after: 150, max_attempts: 6, retry_delay: 1 }
 /// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
 ///           stride: 1, clusters: true, keep: 3, since: 2024-06-01, min_magnitude: 3 }
 /// max_rejects: 100
@@ -90,6 +91,10 @@ public enum ConfigurationFile {
         fetch.requestBudget = try s.int("budget", atLeast: 1) ?? fetch.requestBudget
         fetch.connectTimeout = try s.duration("connect_timeout") ?? fetch.connectTimeout
         fetch.readTimeout = try s.duration("read_timeout") ?? fetch.readTimeout
+        fetch.requestDeadline = try s.duration("request_deadline") ?? fetch.requestDeadline
+        if let megabytes = try s.int("max_body_mb", atLeast: 1) { fetch.maxBodyBytes = megabytes << 20 }
+        fetch.maxRetryAfter = try s.duration("max_retry_after") ?? fetch.maxRetryAfter
+        fetch.giveUpAfter = try s.duration("give_up_after") ?? fetch.giveUpAfter
         fetch.maxAttempts = try s.int("max_attempts", atLeast: 1) ?? fetch.maxAttempts
         fetch.retryBaseDelay = try s.duration("retry_delay") ?? fetch.retryBaseDelay
     }

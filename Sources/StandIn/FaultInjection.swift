@@ -8,6 +8,8 @@ struct Delivery: Sendable {
     /// For a disconnect: how many body bytes to send before closing the connection
     /// (the headers still announce the full length).
     var disconnectAfter: Int?
+    /// A body generated as it is sent instead of `answer.body` (hostile faults).
+    var hostileBody: HostileBody?
 }
 
 /// Applies an injected fault to one FDSN request.
@@ -48,6 +50,20 @@ enum FaultInjection {
         case .disconnect?:
             let full = encoded(await answer(0), gzip)
             return Delivery(answer: full, disconnectAfter: full.body.count / 2)
+        case .hostileBody(let body)?:
+            return Delivery(answer: ServiceAnswer(status: 200, contentType: ServiceAnswer.json, body: Data()), hostileBody: body)
+        case .drip(let rate)?:
+            let full = await answer(0)
+            var headers = ServiceAnswer(status: full.status, contentType: nil, body: Data())
+            headers.headers = full.headers
+            return Delivery(answer: headers, hostileBody: .drip(full.body, bytesPerSecond: rate))
+        case .gzipBomb(let megabytes)?:
+            let bomb = (try? HostileBody.gzipBomb(inflatingTo: megabytes << 20)) ?? Data()
+            return Delivery(answer: ServiceAnswer(status: 200, contentType: ServiceAnswer.json, body: bomb,
+                                                  headers: [("Content-Encoding", "gzip")]))
+        case .badCount(let text)?:
+            let body = #"{"count":"# + text + #","maxAllowed":20000}"#
+            return Delivery(answer: encoded(ServiceAnswer(status: 200, contentType: ServiceAnswer.json, text: body), gzip))
         case nil:
             return Delivery(answer: encoded(await answer(0), gzip))
         }

@@ -11,6 +11,11 @@ import QuakeCommon
 /// `disconnect`; `truncate`; `error200[=STATUS]` (default 400); `proxy[=STATUS]`
 /// (default 502); `wrongcount[=DELTA]` (default +1, count requests only); `damage` (the first
 /// feature of a query answer gets latitude 91; query requests only).
+/// Hostile ones, a client must cut off by its own limits (query requests only unless said):
+/// `endless` (a body that never ends), `big[=MB]` (default 2048), `drip[=BYTES_PER_S]` (the
+/// true answer, default 1 byte a second), `gzipbomb[=MB]` (gzip inflating to MB of zeros,
+/// default 1024), `badcount=TEXT` (the count answer says `TEXT`: `1e12`, `-1`, `"many"`;
+/// count requests only).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
 /// (every Kth), `rate=P` with optional `seed=S` (default 1). `after=M` lets the first
 /// M matching requests through first. `on=query|count|any` limits the rule (default:
@@ -56,15 +61,23 @@ struct FaultRule: Sendable {
         case "error200": kind = .errorInBody(status: try int(argument, default: 400, 100...599, "status"))
         case "proxy": kind = .proxyPage(status: try int(argument, default: 502, 100...599, "status"))
         case "damage": kind = .damagedFeature
+        case "endless": kind = .hostileBody(.endless)
+        case "big": kind = .hostileBody(.big(bytes: try int(argument, default: 2048, 1...65_536, "size in MB") << 20))
+        case "drip": kind = .drip(bytesPerSecond: try int(argument, default: 1, 1...1 << 20, "bytes per second"))
+        case "gzipbomb": kind = .gzipBomb(megabytes: try int(argument, default: 1024, 1...16_384, "size in MB"))
+        case "badcount":
+            guard let argument, !argument.isEmpty else { throw fail("badcount needs the text the count answer should say") }
+            kind = .badCount(argument)
         case "wrongcount":
             let delta = try int(argument.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }, default: 1, -1_000_000...1_000_000, "count delta")
             guard delta != 0 else { throw fail("count delta must not be 0") }
             kind = .wrongCount(delta: delta)
         default:
-            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage")
+            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, "
+                       + "endless, big, drip, gzipbomb, badcount")
         }
         var trigger: Trigger?
-        var endpoints = kind.isCountOnly ? ["count"] : (kind == .damagedFeature ? ["query"] : Self.defaultEndpoints)
+        var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly ? ["query"] : Self.defaultEndpoints)
         var after = 0
         var seed: UInt64 = 1
         for field in fields.dropFirst() {
@@ -87,7 +100,7 @@ struct FaultRule: Sendable {
                 default: throw fail("on must be query, count or any")
                 }
                 if kind.isCountOnly && endpoints != ["count"] { throw fail("wrongcount applies to count requests only") }
-                if kind == .damagedFeature && endpoints != ["query"] { throw fail("damage applies to query requests only") }
+                if kind.isQueryOnly && endpoints != ["query"] { throw fail("\(kind.name) applies to query requests only") }
             default: throw fail("unknown key \"\(key)\"; keys: next, every, rate, seed, after, on")
             }
         }
@@ -143,10 +156,27 @@ enum FaultKind: Sendable, Equatable {
     case wrongCount(delta: Int)
     /// A query answer whose first feature has latitude 91, as a damaged catalog row would give.
     case damagedFeature
+    /// A body that never ends, or is huge (generated as it is sent).
+    case hostileBody(HostileBody)
+    /// The true answer, fed this many bytes a second.
+    case drip(bytesPerSecond: Int)
+    /// A gzip-encoded answer inflating to this many MB of zeros.
+    case gzipBomb(megabytes: Int)
+    /// The count answer says this text instead of a number.
+    case badCount(String)
 
     var isCountOnly: Bool {
-        if case .wrongCount = self { return true }
-        return false
+        switch self {
+        case .wrongCount, .badCount: true
+        default: false
+        }
+    }
+
+    var isQueryOnly: Bool {
+        switch self {
+        case .damagedFeature, .hostileBody, .drip, .gzipBomb: true
+        default: false
+        }
     }
 
     /// Short name for the request log: `503`, `429`, `stall`, …
@@ -161,6 +191,11 @@ enum FaultKind: Sendable, Equatable {
         case .proxyPage: "proxy"
         case .wrongCount: "wrongcount"
         case .damagedFeature: "damage"
+        case .hostileBody(.endless): "endless"
+        case .hostileBody: "big"
+        case .drip: "drip"
+        case .gzipBomb: "gzipbomb"
+        case .badCount: "badcount"
         }
     }
 }

@@ -47,7 +47,7 @@ struct StandInHTTPHandler: HTTPHandler {
 
         let elapsed = ContinuousClock.now - started
         let ms = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
-        let sent = delivery.disconnectAfter ?? delivery.answer.body.count
+        let sent = delivery.hostileBody?.count ?? delivery.disconnectAfter ?? delivery.answer.body.count
         let faultNote = fault.map { ", fault \($0.name)" } ?? ""
         logger.info("\(request.method.rawValue) \(target) → \(delivery.answer.status), \(sent) bytes, \(ms) ms\(faultNote)")
         if endpoint != "admin" {
@@ -62,6 +62,10 @@ struct StandInHTTPHandler: HTTPHandler {
         var headers = HTTPHeaders()
         for (name, value) in answer.headers { headers.addValue(value, for: HTTPHeader(name)) }
         let status = HTTPStatusCode(answer.status, phrase: ServiceError.phrase(for: answer.status))
+        if let hostile = delivery.hostileBody {
+            let body = hostile.count.map { HTTPBodySequence(from: hostile.sequence, count: $0) } ?? HTTPBodySequence(from: hostile.sequence)
+            return HTTPResponse(statusCode: status, headers: headers, body: body)
+        }
         if let cut = delivery.disconnectAfter {
             let body = HTTPBodySequence(from: BrokenBody(part: answer.body.prefix(cut)), count: answer.body.count)
             return HTTPResponse(statusCode: status, headers: headers, body: body)

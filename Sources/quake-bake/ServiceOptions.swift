@@ -30,7 +30,19 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds of silence allowed while a response arrives (default 120).", valueName: "s"))
     var readTimeout: Double?
 
-    @Option(help: ArgumentHelp("Attempts per request before a window is split or the run gives up (default 6).", valueName: "n"))
+    @Option(help: ArgumentHelp("Seconds one request may take in all, headers and body (default 90).", valueName: "s"))
+    var requestDeadline: Double?
+
+    @Option(help: ArgumentHelp("Largest answer accepted, in MB, as received and once decompressed (default 100; a USGS page of 20,000 events is 15–20 MB).", valueName: "MB"))
+    var maxBody: Int?
+
+    @Option(help: ArgumentHelp("Longest Retry-After obeyed, seconds; a service asking for longer is given up on, exit 75 (default 600).", valueName: "s"))
+    var maxRetryAfter: Double?
+
+    @Option(help: ArgumentHelp("Seconds one request keeps trying: no attempt starts that could not end within them (default 150).", valueName: "s"))
+    var giveUpAfter: Double?
+
+    @Option(help: ArgumentHelp("Attempts per request before the run gives up, exit 75 (default 6).", valueName: "n"))
     var maxAttempts: Int?
 
     @Option(help: ArgumentHelp("Base of the exponential backoff between attempts, seconds (default 1).", valueName: "s"))
@@ -40,10 +52,11 @@ struct ServiceOptions: ParsableArguments {
         if incremental && full { throw ValidationError("--incremental and --full cannot be used together.") }
         if let service, serviceURL(service) == nil { throw ValidationError("--service \"\(service)\" is not an http(s) URL.") }
         if let overlap, DurationText.seconds(overlap) == nil { throw ValidationError("--overlap \"\(overlap)\" is not a duration (e.g. 10m, 2h).") }
-        for (flag, value) in [("--concurrency", concurrency), ("--budget", budget), ("--max-attempts", maxAttempts)] {
+        for (flag, value) in [("--concurrency", concurrency), ("--budget", budget), ("--max-attempts", maxAttempts), ("--max-body", maxBody)] {
             if let value, value < 1 { throw ValidationError("\(flag) must be at least 1.") }
         }
-        for (flag, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout)] {
+        for (flag, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout), ("--request-deadline", requestDeadline),
+                              ("--max-retry-after", maxRetryAfter), ("--give-up-after", giveUpAfter)] {
             if let value, value <= 0 { throw ValidationError("\(flag) must be positive.") }
         }
         if let retryDelay, retryDelay < 0 { throw ValidationError("--retry-delay must not be negative.") }
@@ -59,6 +72,10 @@ struct ServiceOptions: ParsableArguments {
         if let budget { options.requestBudget = budget }
         if let connectTimeout { options.connectTimeout = connectTimeout }
         if let readTimeout { options.readTimeout = readTimeout }
+        if let requestDeadline { options.requestDeadline = requestDeadline }
+        if let maxBody { options.maxBodyBytes = maxBody << 20 }
+        if let maxRetryAfter { options.maxRetryAfter = maxRetryAfter }
+        if let giveUpAfter { options.giveUpAfter = giveUpAfter }
         if let maxAttempts { options.maxAttempts = maxAttempts }
         if let retryDelay { options.retryBaseDelay = retryDelay }
     }

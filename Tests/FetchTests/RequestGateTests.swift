@@ -40,12 +40,19 @@ import Testing
     }
 
     @Test func backoffGrowsAndHonoursRetryAfter() {
-        let policy = RetryPolicy(maxAttempts: 6, baseDelay: 1, maxDelay: 8)
+        let policy = RetryPolicy(maxAttempts: 6, baseDelay: 1, maxDelay: 8, maxRetryAfter: 600, giveUpAfter: 150, attemptDeadline: 90)
         #expect((0.5...1).contains(policy.delay(afterAttempt: 1, retryAfter: nil)))
         #expect((4...8).contains(policy.delay(afterAttempt: 4, retryAfter: nil)))
         #expect((4...8).contains(policy.delay(afterAttempt: 9, retryAfter: nil)))
         #expect(policy.delay(afterAttempt: 1, retryAfter: 30) == 30)
         #expect(RetryPolicy.retryAfter("120") == 120)
         #expect(RetryPolicy.retryAfter("soon") == nil)
+    }
+
+    @Test func noAttemptStartsThatCouldNotEndInTime() {
+        let policy = RetryPolicy(maxAttempts: 6, baseDelay: 1, maxDelay: 8, maxRetryAfter: 600, giveUpAfter: 150, attemptDeadline: 90)
+        #expect(policy.mayRetry(elapsed: 30, wait: 8, askedByService: false))
+        #expect(!policy.mayRetry(elapsed: 90, wait: 1, askedByService: false), "a drip-fed attempt used the deadline up")
+        #expect(policy.mayRetry(elapsed: 90, wait: 300, askedByService: true), "a Retry-After within the cap is waited")
     }
 }

@@ -38,6 +38,9 @@ import TestSupport
         BadFile(file: "broken-timestamps.csv", exitStatus: .success, stored: 2, reject: "not a valid time", rejects: 1, message: nil),
         BadFile(file: "empty.geojson", exitStatus: .dataError, stored: 0, reject: "the file is empty", rejects: 1, message: "the file is empty"),
         BadFile(file: "binary.bin", exitStatus: .dataError, stored: 0, reject: "binary file", rejects: 1, message: "binary file"),
+        BadFile(file: "magnitude-1e19.geojson", exitStatus: .success, stored: 1, reject: "mag 1e+19 is outside the plausible range", rejects: 1, message: nil),
+        BadFile(file: "year-3000.geojson", exitStatus: .success, stored: 1, reject: "more than a day in the future", rejects: 1, message: nil),
+        BadFile(file: "implausible-values.csv", exitStatus: .success, stored: 1, reject: "outside the plausible range", rejects: 4, message: nil),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
     ]
 
