@@ -14,15 +14,16 @@ public struct FetchOptions: Sendable {
     public var readTimeout: TimeInterval = 120
     /// Seconds one attempt may take in all, headers and body: a body fed a byte at a time
     /// cannot hold the workspace lock for hours.
-    public var requestDeadline: TimeInterval = 90
+    public var requestDeadline: TimeInterval = 60
     /// Largest answer accepted, in bytes, as received and once decompressed (a USGS page of
     /// 20,000 events is 15–20 MB of GeoJSON).
     public var maxBodyBytes = 100 << 20
     /// Longest `Retry-After` obeyed, seconds; a service asking for a longer wait is given up on.
     public var maxRetryAfter: TimeInterval = 600
-    /// Seconds one request keeps trying: no attempt starts that could not end within them
+    /// Seconds one request keeps trying: no attempt starts later than this after the first
     /// (a `Retry-After` the service asked for is waited all the same, up to `maxRetryAfter`).
-    public var giveUpAfter: TimeInterval = 150
+    /// With `requestDeadline` it bounds a request: at most about 120 + 60 s at the defaults.
+    public var giveUpAfter: TimeInterval = 120
     /// Attempts per request before the run gives up.
     public var maxAttempts = 6
     /// Base of the exponential backoff, seconds (doubled per attempt, with full jitter).

@@ -35,8 +35,7 @@ final class FetchRun: Sendable {
             service: options.service, transport: transport,
             gate: RequestGate(concurrency: options.concurrency, budget: options.requestBudget, window: options.budgetWindow),
             retry: RetryPolicy(maxAttempts: options.maxAttempts, baseDelay: options.retryBaseDelay, maxDelay: options.retryMaxDelay,
-                               maxRetryAfter: options.maxRetryAfter, giveUpAfter: options.giveUpAfter,
-                               attemptDeadline: options.requestDeadline),
+                               maxRetryAfter: options.maxRetryAfter, giveUpAfter: options.giveUpAfter),
             maxBodyBytes: options.maxBodyBytes,
             record: { request in
                 tally.record(request)

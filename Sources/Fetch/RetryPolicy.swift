@@ -9,10 +9,8 @@ struct RetryPolicy: Sendable {
     let maxDelay: TimeInterval
     /// Longest `Retry-After` obeyed; longer means give up.
     let maxRetryAfter: TimeInterval
-    /// No attempt starts that could not end (by `attemptDeadline`) this long after the first.
+    /// No attempt starts later than this after the first began.
     let giveUpAfter: TimeInterval
-    /// The most one attempt can take.
-    let attemptDeadline: TimeInterval
 
     /// Seconds to wait after failed attempt `attempt` (1-based).
     func delay(afterAttempt attempt: Int, retryAfter: TimeInterval?) -> TimeInterval {
@@ -24,7 +22,7 @@ struct RetryPolicy: Sendable {
     /// Whether another attempt may start `elapsed` seconds after the first, after waiting
     /// `wait`; a wait the service asked for is always allowed.
     func mayRetry(elapsed: TimeInterval, wait: TimeInterval, askedByService: Bool) -> Bool {
-        askedByService || elapsed + wait + attemptDeadline <= giveUpAfter
+        askedByService || elapsed + wait <= giveUpAfter
     }
 
     /// Parses `Retry-After`: delta-seconds or an HTTP date.

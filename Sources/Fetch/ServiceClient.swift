@@ -127,11 +127,12 @@ struct ServiceClient: Sendable {
 
     private func withRetries<T>(url: URL, endpoint: String, _ interpret: (HTTPAnswer) -> Result<T, Problem>) async throws -> T {
         var lastProblem = ""
-        let firstAttempt = Date()
+        var firstAttempt: Date?
         for attempt in 1...max(1, retry.maxAttempts) {
             try Task.checkCancellation()
             await gate.acquire()
             let started = Date()
+            if firstAttempt == nil { firstAttempt = started }
             let outcome: Result<HTTPAnswer, Error>
             do {
                 outcome = .success(try await transport.get(url))
@@ -165,9 +166,9 @@ struct ServiceClient: Sendable {
                     + "\(DurationText.describe(retryAfter)), longer than the \(DurationText.describe(retry.maxRetryAfter)) allowed (--max-retry-after)", url: url)
             }
             let wait = retry.delay(afterAttempt: attempt, retryAfter: retryAfter)
-            guard retry.mayRetry(elapsed: Date().timeIntervalSince(firstAttempt), wait: wait, askedByService: retryAfter != nil) else {
-                throw ServiceError.unavailable(attempts: attempt, lastProblem: "\(lastProblem); no time for another attempt "
-                    + "within \(DurationText.describe(retry.giveUpAfter)) (--give-up-after)", url: url)
+            guard retry.mayRetry(elapsed: Date().timeIntervalSince(firstAttempt ?? Date()), wait: wait, askedByService: retryAfter != nil) else {
+                throw ServiceError.unavailable(attempts: attempt, lastProblem: "\(lastProblem); it has tried for "
+                    + "longer than \(DurationText.describe(retry.giveUpAfter)) (--give-up-after)", url: url)
             }
             logger.warning("\(endpoint) attempt \(attempt) failed: \(lastProblem); retrying in \(String(format: "%.1f", wait)) s")
             try await Task.sleep(nanoseconds: UInt64(wait * 1e9))

@@ -19,17 +19,25 @@ public enum Baker {
         defer { lock.release() }
         let history = try RunHistory(workspace: workspace)
         let runID = try history.begin("bake")
+        Interruption.onInterrupt { code, note in
+            try? history.finish(runID, outcome: "interrupted", exitCode: code, eventsFetched: 0, eventsChanged: 0, rejected: 0,
+                                bundleVersion: nil, message: note)
+        }
+        func enter(_ stage: String) throws {
+            Interruption.enter(stage: stage)
+            try history.stage(runID, stage)
+        }
         // Every stage reports progress; the recorder notes each new stage in the run history.
         let progress = StageRecorder(forwardingTo: progress) { stage in try? history.stage(runID, stage) }
         var report = BakeReport()
         do {
-            try history.stage(runID, "fetch")
+            try enter("fetch")
             report.fetch = try await Fetcher.run(selection: configuration.selection, options: configuration.fetch, workspace: workspace,
                                                  progress: progress, logger: Logger(label: "fetch"))
-            try history.stage(runID, "index")
+            try enter("index")
             report.index = try Indexer.index(try ArchiveSources.all(in: workspace), store: workspace.storePath,
                                              progress: progress, logger: Logger(label: "index"))
-            try history.stage(runID, "export")
+            try enter("export")
             if try storeHoldsEvents(workspace.storePath) {
                 report.export = try Exporter.export(store: workspace.storePath, out: configuration.out ?? workspace.bundlesDirectory,
                                                     options: configuration.export, progress: progress, logger: Logger(label: "export"))

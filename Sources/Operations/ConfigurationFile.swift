@@ -13,7 +13,7 @@ import Yams
 /// service: https://earthquake.usgs.gov/fdsnws/event/1/
 /// selection: { start: 2024-01-01, min_magnitude: 2.5, bbox: "170,-50,-170,-10", event_types: [earthquake] }
 /// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120,
-///         request_deadline: 90, max_body_mb: 100, max_retry_after: 10m, give_up_after: 150, max_attempts: 6, retry_delay: 1 }
+///         request_deadline: 60, max_body_mb: 100, max_retry_after: 10m, give_up_after: 120, max_attempts: 6, retry_delay: 1 }
 /// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
 ///           stride: 1, clusters: true, keep: 3, since: 2024-06-01, min_magnitude: 3 }
 /// max_rejects: 100

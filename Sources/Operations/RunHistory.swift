@@ -72,14 +72,14 @@ struct RunHistory {
         try queue.write { try $0.execute(sql: "UPDATE runs SET stage = ? WHERE id = ?", arguments: [stage, id]) }
     }
 
-    /// Records how a run ended.
+    /// Records how a run ended (an interrupted run keeps the stage it was in).
     func finish(_ id: Int64, outcome: String, exitCode: Int32, eventsFetched: Int, eventsChanged: Int, rejected: Int,
                 bundleVersion: String?, message: String?) throws {
         try queue.write { db in
             try db.execute(sql: """
-                UPDATE runs SET finished_at = ?, stage = 'done', outcome = ?, exit_code = ?, events_fetched = ?,
-                    events_changed = ?, rejected = ?, bundle_version = ?, message = ? WHERE id = ?
-                """, arguments: [Self.now(), outcome, exitCode, eventsFetched, eventsChanged, rejected, bundleVersion, message, id])
+                UPDATE runs SET finished_at = ?, stage = CASE ? WHEN 'interrupted' THEN stage ELSE 'done' END, outcome = ?,
+                    exit_code = ?, events_fetched = ?, events_changed = ?, rejected = ?, bundle_version = ?, message = ? WHERE id = ?
+                """, arguments: [Self.now(), outcome, outcome, exitCode, eventsFetched, eventsChanged, rejected, bundleVersion, message, id])
         }
     }
 

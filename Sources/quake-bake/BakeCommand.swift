@@ -39,7 +39,7 @@ struct BakeCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.logger(for: "bake")
-        try await Reporting.run(logger) {
+        try await Reporting.run(logger, command: "bake") {
             var configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) } ?? BakeConfiguration()
             try selection.apply(to: &configuration.selection)
             try configuration.selection.validate()

@@ -37,7 +37,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.logger(for: "export")
-        try await Reporting.run(logger) {
+        try await Reporting.run(logger, command: "export") {
             let options = try exportOptions()
             let workspace = common.resolvedWorkspace
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake export")

@@ -34,7 +34,7 @@ struct IndexCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.logger(for: "index")
-        try await Reporting.run(logger) {
+        try await Reporting.run(logger, command: "index") {
             let workspace = common.resolvedWorkspace
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake index")
             defer { lock.release() }

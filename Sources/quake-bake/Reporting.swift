@@ -4,7 +4,9 @@ import QuakeCommon
 
 /// Runs a stage and turns its failure into a clear message and a meaningful exit code.
 enum Reporting {
-    static func run(_ logger: Logger, _ body: () async throws -> Void) async throws {
+    /// Runs `command`'s body; SIGINT and SIGTERM end it with one line and exit 130/143 (see `Interruption`).
+    static func run(_ logger: Logger, command: String, _ body: () async throws -> Void) async throws {
+        Interruption.install(command: command)
         do {
             try await body()
         } catch let error as ExitStatusProviding {

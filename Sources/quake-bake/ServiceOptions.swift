@@ -30,7 +30,7 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds of silence allowed while a response arrives (default 120).", valueName: "s"))
     var readTimeout: Double?
 
-    @Option(help: ArgumentHelp("Seconds one request may take in all, headers and body (default 90).", valueName: "s"))
+    @Option(help: ArgumentHelp("Seconds one request may take in all, headers and body (default 60).", valueName: "s"))
     var requestDeadline: Double?
 
     @Option(help: ArgumentHelp("Largest answer accepted, in MB, as received and once decompressed (default 100; a USGS page of 20,000 events is 15–20 MB).", valueName: "MB"))
@@ -39,7 +39,7 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Longest Retry-After obeyed, seconds; a service asking for longer is given up on, exit 75 (default 600).", valueName: "s"))
     var maxRetryAfter: Double?
 
-    @Option(help: ArgumentHelp("Seconds one request keeps trying: no attempt starts that could not end within them (default 150).", valueName: "s"))
+    @Option(help: ArgumentHelp("Seconds one request keeps trying: no attempt starts later than this after the first (default 120).", valueName: "s"))
     var giveUpAfter: Double?
 
     @Option(help: ArgumentHelp("Attempts per request before the run gives up, exit 75 (default 6).", valueName: "n"))

@@ -22,7 +22,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = common.logger(for: "status")
-        try await Reporting.run(logger) {
+        try await Reporting.run(logger, command: "status") {
             let status = try WorkspaceStatus.read(common.resolvedWorkspace, out: out.map { URL(fileURLWithPath: $0) })
             print(json ? status.json : status.text)
         }

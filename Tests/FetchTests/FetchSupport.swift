@@ -16,6 +16,8 @@ enum FetchSupport {
         options.maxAttempts = 4
         options.connectTimeout = 10
         options.readTimeout = readTimeout
+        // However slow a loaded test machine is, a test's retries are counted, not timed.
+        options.giveUpAfter = 3600
         return options
     }
 

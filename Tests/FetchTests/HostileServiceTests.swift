@@ -35,8 +35,6 @@ import TestSupport
         var options = FetchSupport.options(standIn)
         options.requestDeadline = 3
         options.maxBodyBytes = 2 << 20
-        options.giveUpAfter = 30
-        let started = Date()
         var failure: (any Error)?
         do {
             _ = try await Fetcher.run(selection: FetchSupport.selection(FetchFaultTests.range.0, FetchFaultTests.range.1),
@@ -47,7 +45,6 @@ import TestSupport
         let error = try #require(failure as? any ExitStatusProviding, "\(c.fault): the run should have failed")
         #expect(error.exitStatus == .temporaryFailure, "\(c.fault): \(error)")
         #expect("\(error)".contains(c.message), "\(c.fault): \(error)")
-        #expect(Date().timeIntervalSince(started) < 60, "\(c.fault) took too long")
         let requests = try await standIn.requests()
         #expect(requests.count <= 1 + options.maxAttempts, "\(c.fault): \(requests.count) requests")
         let queries = requests.filter { $0.endpoint == "query" }

@@ -102,6 +102,33 @@ public enum ChildProcess {
         }
     }
 
+    /// Runs the command, sends it `signal` as soon as `moment()` holds, and returns how it ended
+    /// and what it printed (for tests of how a run answers SIGTERM and SIGINT). `moment` is
+    /// polled every 2 ms on a dispatch thread, as in `run(_:_:killedWhen:)`.
+    public static func run(_ command: String, _ arguments: [String], signal: Int32,
+                           when moment: @escaping @Sendable () -> Bool) async throws -> Outcome {
+        let launch = try Launch(command, arguments)
+        let exited = DispatchSemaphore(value: 0)
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                do {
+                    try launch.start { exited.signal() }
+                } catch {
+                    continuation.resume(throwing: error)
+                    return
+                }
+                var signalled = false
+                while exited.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
+                    if !signalled && moment() {
+                        kill(launch.process.processIdentifier, signal)
+                        signalled = true
+                    }
+                }
+                continuation.resume(returning: launch.outcome())
+            }
+        }
+    }
+
     /// A process for `command`, not yet started.
     private static func configured(_ command: String, _ arguments: [String]) throws -> Process {
         let process = Process()

@@ -20,6 +20,11 @@ public enum QuakeBakeCLI {
         try await ChildProcess.run(executableURL().path, arguments)
     }
 
+    /// Runs `quake-bake arguments…`, sends it `signal` as soon as `moment()` holds, and returns what it printed.
+    public static func run(_ arguments: [String], signal: Int32, when moment: @escaping @Sendable () -> Bool) async throws -> Outcome {
+        try await ChildProcess.run(executableURL().path, arguments, signal: signal, when: moment)
+    }
+
     /// Runs `quake-bake arguments…` and SIGKILLs it as soon as `moment()` holds (see `ChildProcess.run(_:_:killedWhen:)`).
     public static func run(_ arguments: [String], killedWhen moment: @escaping @Sendable () -> Bool) async throws -> ChildProcess.Interruption {
         try await ChildProcess.run(executableURL().path, arguments, killedWhen: moment)

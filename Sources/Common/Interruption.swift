@@ -1,0 +1,61 @@
+import Dispatch
+import Foundation
+
+/// SIGINT and SIGTERM end a run cleanly: one line on standard error saying what was
+/// interrupted and where, the actions registered for it (the bake records itself as
+/// interrupted at its stage), then exit 130 (SIGINT) or 143 (SIGTERM).
+///
+/// The step under way is abandoned rather than finished: every write of the pipeline is
+/// atomic (archive pages and bundles are renamed into place, the store changes in
+/// transactions), so what a kill at any moment leaves is already consistent, and the next
+/// run resumes from it. The workspace lock is a `flock`, released by the kernel as the
+/// process ends, after its last write, never before.
+public enum Interruption {
+    private struct State {
+        var command = "quake-bake"
+        var stage = "start-up"
+        var actions: [@Sendable (_ exitCode: Int32, _ note: String) -> Void] = []
+        var sources: [DispatchSourceSignal] = []
+    }
+
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var state = State()
+
+    /// Catches SIGINT and SIGTERM for the rest of the process, for `command` (e.g. `fetch`).
+    public static func install(command: String) {
+        lock.withLock {
+            state.command = command
+            state.stage = command
+            guard state.sources.isEmpty else { return }
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { interrupted(by: number) }
+                source.resume()
+                state.sources.append(source)
+            }
+        }
+    }
+
+    /// Names the stage under way, for the message (`bake` moves through fetch, index, export).
+    public static func enter(stage: String) {
+        lock.withLock { state.stage = stage }
+    }
+
+    /// Runs `action` when a signal ends the run, before the process exits; it is given the
+    /// exit code and a note such as "interrupted by SIGTERM during index".
+    public static func onInterrupt(_ action: @escaping @Sendable (_ exitCode: Int32, _ note: String) -> Void) {
+        lock.withLock { state.actions.append(action) }
+    }
+
+    private static func interrupted(by number: Int32) -> Never {
+        let (command, stage, actions) = lock.withLock { (state.command, state.stage, state.actions) }
+        let name = number == SIGINT ? "SIGINT" : "SIGTERM"
+        let code = 128 + number
+        let note = "interrupted by \(name) during \(stage)"
+        for action in actions { action(code, note) }
+        let line = "quake-bake \(command): \(note); finished work is kept and the next run resumes from it (exit \(code))\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        _exit(code)
+    }
+}
