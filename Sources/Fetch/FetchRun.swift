@@ -126,7 +126,7 @@ final class FetchRun: Sendable {
         let compressed = try Gzip.compress(answer.body)
         try AtomicFile.write(compressed, to: workspace.root.appendingPathComponent(relative))
         let page = answer.page
-        let entry = PageEntry(file: relative, url: answer.url.absoluteString, status: answer.status,
+        let entry = PageEntry(file: relative, url: answer.url.redacted, status: answer.status,
                               eventCount: page.events.count + page.rejects.count, bytes: answer.body.count,
                               storedBytes: compressed.count, sha256: SHA256.hex(answer.body),
                               durationMS: Int(answer.duration * 1000), fetchedAt: ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),

@@ -84,7 +84,7 @@ struct FetchFailure: ExitStatusProviding, CustomStringConvertible {
         switch error {
         case let error as ServiceError:
             switch error {
-            case .rejected: exitStatus = .failure
+            case .rejected, .misconfigured: exitStatus = .failure
             case .unavailable: exitStatus = .temporaryFailure
             case .overCap: exitStatus = .failure
             }

@@ -22,6 +22,9 @@ enum TransferFailure: Error, CustomStringConvertible {
     case readTimeout(TimeInterval)
     case deadline(TimeInterval)
     case tooLarge(Int)
+    /// The TLS handshake failed (an untrusted or expired certificate): a configuration
+    /// problem that retrying cannot fix.
+    case tls(String)
     case broken(String)
 
     var description: String {
@@ -30,6 +33,7 @@ enum TransferFailure: Error, CustomStringConvertible {
         case .readTimeout(let s): return "no data for \(Self.seconds(s)) (read timeout)"
         case .deadline(let s): return "the answer took longer than \(Self.seconds(s)) in all (request deadline)"
         case .tooLarge(let limit): return "the answer is larger than \(Format.bytes(limit)) (body limit)"
+        case .tls(let message): return "the TLS connection failed (\(message)); check the --service URL and the machine's CA certificates"
         case .broken(let message): return "connection failed: \(message)"
         }
     }
@@ -75,6 +79,22 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         let queue = OperationQueue()
         queue.maxConcurrentOperationCount = 1
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+    }
+
+    /// URLSession's codes for a failed TLS handshake or certificate check.
+    private static let tlsErrors: Set<Int> = [
+        NSURLErrorSecureConnectionFailed, NSURLErrorServerCertificateHasBadDate, NSURLErrorServerCertificateUntrusted,
+        NSURLErrorServerCertificateHasUnknownRoot, NSURLErrorServerCertificateNotYetValid,
+        NSURLErrorClientCertificateRejected, NSURLErrorClientCertificateRequired,
+    ]
+
+    /// Whether `error` is a failed TLS handshake or certificate check. On Linux, URLSession
+    /// (libcurl underneath) reports these as code -1 with curl's words ("SSL certificate
+    /// problem: self-signed certificate", "SSL connect error"), so the words count too.
+    private static func isTLSFailure(_ error: NSError) -> Bool {
+        if tlsErrors.contains(error.code) { return true }
+        let words = error.localizedDescription
+        return error.code == NSURLErrorUnknown && (words.contains("SSL") || words.contains("certificate"))
     }
 
     /// Ends the session; in-flight requests fail.
@@ -148,6 +168,8 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 transfer.continuation.resume(throwing: TransferFailure.readTimeout(readTimeout))
             } else if nsError.domain == NSURLErrorDomain && nsError.code == NSURLErrorCancelled {
                 transfer.continuation.resume(throwing: CancellationError())
+            } else if nsError.domain == NSURLErrorDomain && Self.isTLSFailure(nsError) {
+                transfer.continuation.resume(throwing: TransferFailure.tls("\(nsError.localizedDescription), code \(nsError.code)"))
             } else {
                 let received = transfer.body.isEmpty ? "" : " after \(transfer.body.count) bytes"
                 transfer.continuation.resume(throwing: TransferFailure.broken("\(nsError.localizedDescription) (code \(nsError.code))\(received)"))

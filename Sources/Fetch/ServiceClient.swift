@@ -18,15 +18,19 @@ enum ServiceError: Error, CustomStringConvertible {
     case overCap(String)
     /// The service refused the request (a 400 or other client error): retrying will not help.
     case rejected(status: Int, message: String, url: URL)
+    /// The service cannot be reached as configured (a TLS certificate that does not verify):
+    /// retrying will not help, a person must look.
+    case misconfigured(message: String, url: URL)
     /// Every attempt failed with a temporary problem (timeouts, 503, 429, broken bodies).
     case unavailable(attempts: Int, lastProblem: String, url: URL)
 
     var description: String {
         switch self {
         case .overCap(let message): return message
-        case .rejected(let status, let message, let url): return "the service refused \(url.absoluteString) (status \(status)): \(message)"
+        case .rejected(let status, let message, let url): return "the service refused \(url.redacted) (status \(status)): \(message)"
+        case .misconfigured(let message, let url): return "cannot talk to \(url.redacted): \(message)"
         case .unavailable(let attempts, let problem, let url):
-            return "the service did not answer \(url.absoluteString) after \(attempts) attempts; last problem: \(problem)"
+            return "the service did not answer \(url.redacted) after \(attempts) attempts; last problem: \(problem)"
         }
     }
 }
@@ -89,7 +93,7 @@ struct ServiceClient: Sendable {
             } catch {
                 return .failure(.transient("the page does not decompress: \(error)", retryAfter: nil))
             }
-            let page = GeoJSONReader.read(body, source: url.absoluteString)
+            let page = GeoJSONReader.read(body, source: url.redacted)
             if let metadata = page.metadata, let status = metadata.status, status != 200 {
                 return .failure(classify(status: status, message: metadata.error ?? metadata.title ?? "no message", url: url, retryAfter: nil))
             }
@@ -144,7 +148,7 @@ struct ServiceClient: Sendable {
             switch outcome {
             case .success(let answer):
                 record(RequestRecord(endpoint: endpoint, status: answer.status, bytes: answer.body.count, duration: answer.duration))
-                logger.debug("\(endpoint) \(answer.status) \(answer.body.count) B \(Int(answer.duration * 1000)) ms \(url.absoluteString)")
+                logger.debug("\(endpoint) \(answer.status) \(answer.body.count) B \(Int(answer.duration * 1000)) ms \(url.redacted)")
                 switch interpret(answer) {
                 case .success(let value): return value
                 case .failure(let problem):
@@ -157,6 +161,9 @@ struct ServiceClient: Sendable {
                 }
             case .failure(let error):
                 if error is CancellationError { throw error }
+                if case TransferFailure.tls(let message)? = error as? TransferFailure {
+                    throw ServiceError.misconfigured(message: "\(TransferFailure.tls(message))", url: url)
+                }
                 record(RequestRecord(endpoint: endpoint, status: 0, bytes: 0, duration: Date().timeIntervalSince(started)))
                 lastProblem = "\(error)"
             }

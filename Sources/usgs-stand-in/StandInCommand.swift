@@ -20,7 +20,9 @@ struct StandInCommand: AsyncParsableCommand {
 
         Fault specs (--fault, repeatable): KIND[=ARG][,KEY=VALUE]…
           kinds: 503, 429[=RETRY_AFTER], stall[=SECONDS], disconnect, truncate,
-                 error200[=STATUS], proxy[=STATUS], wrongcount[=DELTA]
+                 error200[=STATUS], proxy[=STATUS], wrongcount[=DELTA], damage
+          hostile (a client must cut them off by its own limits):
+                 endless, big[=MB], drip[=BYTES_PER_S], gzipbomb[=MB], badcount=TEXT
           keys:  next=N (default next=1), every=K, rate=P, seed=S, after=M, on=query|count|any
           e.g.   --fault 503,next=2   --fault 429=5,every=3,on=query   --fault disconnect,rate=0.1,seed=7
         """

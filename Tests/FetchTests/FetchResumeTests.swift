@@ -61,7 +61,7 @@ import TestSupport
         let arguments = ["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
                          "--start", "1973-01-01", "--end", "2024-01-01", "--quiet"]
         // Timeouts longer than the stall, so the first run is still waiting when the second starts.
-        let first = try QuakeBakeCLI.start(arguments + ["--connect-timeout", "900", "--read-timeout", "900"])
+        let first = try QuakeBakeCLI.start(arguments + ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"])
         defer { if first.isRunning { first.terminate() }; first.waitUntilExit() }
         while try await standIn.requests().isEmpty { try await Task.sleep(nanoseconds: 20_000_000) }
         let second = try await QuakeBakeCLI.run(arguments)
