@@ -48,7 +48,7 @@ struct ChildIndex: ParsableCommand {
         let files = try FileManager.default.contentsOfDirectory(at: URL(fileURLWithPath: pages), includingPropertiesForKeys: nil)
             .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        let (seconds, _) = try ProcessFigures.timed { try Indexer.index(files.map(IndexSource.file), store: URL(fileURLWithPath: store)) }
+        let (seconds, _) = try ProcessFigures.timed { try Indexer.index(files.map { IndexSource.file($0) }, store: URL(fileURLWithPath: store)) }
         print(seconds)
     }
 }

@@ -22,7 +22,7 @@ struct Child: ParsableCommand {
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         LogSetup.bootstrap(format: .text, level: verbose ? .debug : .warning)
         let load = ProcessFigures.loadAverage()
-        let (seconds, summary) = try ProcessFigures.timed { try Indexer.index(files.map(IndexSource.file), store: store) }
+        let (seconds, summary) = try ProcessFigures.timed { try Indexer.index(files.map { IndexSource.file($0) }, store: store) }
         let cpu = ProcessFigures.cpuSeconds()
         let peak = ProcessFigures.peakResidentBytes()
         let check = try IndexFigures.run("spatialite", [store.path, "SELECT rtreecheck('idx_events_geom'); SELECT count(*) FROM events;"])

@@ -5,14 +5,15 @@ import QuakeCommon
 /// GeoJSON Feature, or ComCat CSV, each gzip or plain. The kind is found from the
 /// content, not the file name.
 public enum CatalogFile {
-    /// Reads the file at `url`. Problems (unreadable, empty, binary, wrong header)
+    /// Reads the file at `url`, within `InputFile`'s limits. Problems (unreadable, too large,
+    /// empty, binary, wrong header)
     /// come back in `CatalogPage.problem`, never as a crash.
     public static func read(_ url: URL) -> CatalogPage {
         let data: Data
         do {
-            data = try Data(contentsOf: url)
+            data = try InputFile.bytes(of: url)
         } catch {
-            return CatalogPage(problem: "\(url.path): cannot read: \(error.localizedDescription)")
+            return CatalogPage(problem: error.description)
         }
         return read(data, source: url.path)
     }
@@ -21,7 +22,9 @@ public enum CatalogFile {
     public static func read(_ data: Data, source: String) -> CatalogPage {
         let body: Data
         do {
-            body = try Gzip.decompressIfNeeded(data)
+            body = try InputFile.body(of: data, source: source)
+        } catch let problem as InputFile.Problem {
+            return CatalogPage(problem: problem.description)
         } catch {
             return CatalogPage(problem: "\(source): \(error)")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 
 /// Something to index: a ComCat file (GeoJSON FeatureCollection or Feature, or
 /// ComCat CSV, gzip or plain) or a page of the fetch archive.
@@ -14,10 +15,14 @@ public struct IndexSource: Sendable, Hashable {
     public let sha256: String?
     /// Events the source holds, when known in advance (for progress).
     public let expectedEvents: Int?
+    /// The most the file may hold, and its gzip inflate to (see `InputFile`).
+    public var maxBytes = InputFile.defaultMaxBytes
 
-    /// A ComCat file given by the user.
-    public static func file(_ url: URL) -> IndexSource {
-        IndexSource(name: url.path, file: url, kind: "file", sha256: nil, expectedEvents: nil)
+    /// A ComCat file given by the user, read within `maxBytes`.
+    public static func file(_ url: URL, maxBytes: Int = InputFile.defaultMaxBytes) -> IndexSource {
+        var source = IndexSource(name: url.path, file: url, kind: "file", sha256: nil, expectedEvents: nil)
+        source.maxBytes = maxBytes
+        return source
     }
 
     /// A page of the fetch archive: `sequence` is its arrival order, `sha256` the SHA-256 of its body.

@@ -120,11 +120,25 @@ final class SourceReader: @unchecked Sendable {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: source.file)
+            data = try InputFile.bytes(of: source.file, maxBytes: source.maxBytes)
         } catch {
-            return put(.source(.unreadable(source, message: "\(source.name): cannot read: \(Self.describe(error))")), lookahead: lookahead)
+            return put(.source(.unreadable(source, message: error.description)), lookahead: lookahead)
         }
-        let body = (try? Gzip.decompressIfNeeded(data)) ?? data
+        let body: Data
+        do {
+            body = try InputFile.body(of: data, source: source.name, maxBytes: source.maxBytes)
+        } catch let problem as InputFile.Problem {
+            // A gzip bomb: recorded as a damaged source, with the reason, and never inflated again.
+            let sha256 = source.sha256 ?? SHA256.hex(data)
+            if seen.contains(sha256) {
+                return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
+            }
+            seen.insert(sha256)
+            return put(.source(.read(source, sha256: sha256)), lookahead: lookahead)
+                && put(.part(.end(SourceEnd(rejects: [], problem: problem.description, excerpt: ""))), lookahead: lookahead)
+        } catch {
+            body = data // damaged gzip: CatalogFile.read names the damage
+        }
         let sha256 = source.sha256 ?? SHA256.hex(body)
         if seen.contains(sha256) {
             return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
@@ -178,14 +192,6 @@ final class SourceReader: @unchecked Sendable {
         if case .part(.events) = item { queuedChunks -= 1 }
         condition.broadcast()
         return item
-    }
-
-    private static func describe(_ error: Error) -> String {
-        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
-        if let underlying, underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
-        }
-        return error.localizedDescription
     }
 }
 

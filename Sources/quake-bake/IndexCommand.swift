@@ -29,6 +29,15 @@ struct IndexCommand: AsyncParsableCommand {
         valueName: "file"))
     var files: [String] = []
 
+    @Option(name: .customLong("max-file-size"), help: ArgumentHelp(
+        "Largest --from file, and the most its gzip may inflate to, in MB (default 4096; gzip may also inflate to at most 50 times its size).",
+        valueName: "MB"))
+    var maxFileSize = InputFile.defaultMaxBytes >> 20
+
+    func validate() throws {
+        if maxFileSize < 1 || maxFileSize > 1 << 20 { throw ValidationError("--max-file-size must be from 1 to 1048576 (MB).") }
+    }
+
     @Flag(help: "Build a fresh store from the whole archive (and the --from files) and swap it in atomically.")
     var rebuild = false
 
@@ -39,7 +48,7 @@ struct IndexCommand: AsyncParsableCommand {
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake index")
             defer { lock.release() }
             let pages = try ArchiveSources.all(in: workspace)
-            let sources = pages + files.map { IndexSource.file(URL(fileURLWithPath: $0)) }
+            let sources = pages + files.map { IndexSource.file(URL(fileURLWithPath: $0), maxBytes: maxFileSize << 20) }
             if rebuild && sources.isEmpty {
                 throw QuakeBakeError("nothing to rebuild from: the archive of \(workspace.root.path) is empty and no --from file was given; the store is left as it is",
                                      exitStatus: .usage)

@@ -41,6 +41,7 @@ import TestSupport
         BadFile(file: "magnitude-1e19.geojson", exitStatus: .success, stored: 1, reject: "mag 1e+19 is outside the plausible range", rejects: 1, message: nil),
         BadFile(file: "year-3000.geojson", exitStatus: .success, stored: 1, reject: "more than a day in the future", rejects: 1, message: nil),
         BadFile(file: "implausible-values.csv", exitStatus: .success, stored: 1, reject: "outside the plausible range", rejects: 4, message: nil),
+        BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
     ]
 
@@ -67,6 +68,23 @@ import TestSupport
         defer { try? store.close() }
         let raw = try #require(try store.rejects().first?.reject.raw)
         #expect(raw.utf8.count < 20_000 && raw.contains("[cut:"))
+    }
+
+    @Test func aDirectoryADeviceAndAnOversizedFileAreNamedInWords() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let workspace = Workspace(root: directory.path("ws"))
+        let oversized = directory.path("two-megabytes.csv")
+        try Data(count: 2 << 20).write(to: oversized)
+        let outcome = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--max-file-size", "1", "--from", Self.good.path,
+                                                  "--from", directory.url.path, "--from", "/dev/null", "--from", oversized.path])
+        #expect(outcome.status == QuakeCommon.ExitStatus.failure.rawValue, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("\(directory.url.path): a directory, not a catalog file"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("/dev/null: a device or socket, not a catalog file"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("two-megabytes.csv: 2.0 MB, over the 1.0 MB limit for one file"), "\(outcome.standardError)")
+        #expect(!outcome.standardError.contains("NSCocoaErrorDomain"), "\(outcome.standardError)")
+        let store = try EventStore(opening: workspace.storePath)
+        defer { try? store.close() }
+        #expect(try store.statistics().events == 456)
     }
 
     static func check(_ bad: URL, _ c: BadFile, directory: TemporaryDirectory) async throws {

@@ -53,7 +53,7 @@ import TestSupport
                 #expect(present == (indexed.contains(page.path) ? slice.count : 0), "trial \(trial): \(page.lastPathComponent) is \(present) of \(slice.count)")
             }
         }
-        try f.index(pages.map(IndexSource.file))
+        try f.index(pages.map { IndexSource.file($0) })
         #expect(try f.events().count == 26_000)
         #expect(try f.value("SELECT CheckSpatialIndex('events', 'geom')") == "1")
     }
@@ -73,7 +73,7 @@ import TestSupport
         } else {
             #expect(left.allSatisfy { $0.contains(AtomicFile.temporarySuffix) }, "\(left)")
         }
-        try f.index(pages.prefix(1).map(IndexSource.file))
+        try f.index(pages.prefix(1).map { IndexSource.file($0) })
         let after = try FileManager.default.contentsOfDirectory(atPath: storeDirectory.path)
         #expect(!after.contains { $0.contains(AtomicFile.temporarySuffix) }, "\(after)")
     }

@@ -43,7 +43,7 @@ import TestSupport
         var catalog = SyntheticCatalog(seed: 7)
         let events = catalog.events(30_000)   // three R-tree levels
         let pages = try FeatureCollectionPages.write(events, pageSize: 10_000, to: f.directory.path("synthetic"))
-        try f.index(pages.map(IndexSource.file))
+        try f.index(pages.map { IndexSource.file($0) })
         #expect(try f.value("SELECT rtreecheck('idx_events_geom')") == "ok")
         #expect(try f.value("SELECT CheckSpatialIndex('events', 'geom')") == "1")
         #expect(try Int(f.value("SELECT depth FROM (SELECT rtreedepth(data) AS depth FROM idx_events_geom_node WHERE nodeno = 1)")) == 2)

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Reads a file from outside (a ComCat file given with `index --from`, an archived page)
+/// within limits, and says in words what is wrong when it cannot.
+///
+/// Limits: the file itself is at most `maxBytes`; gzip may inflate to at most `maxBytes`
+/// and at most `inflationRatio` times its compressed size (with a floor of
+/// `inflationFloor`): real ComCat GeoJSON and CSV compress 3 to 10 times, a gzip bomb a
+/// thousand times, and is cut as it inflates, never held.
+public enum InputFile {
+    /// The default `maxBytes`: 4 GiB, room for a few million events of ComCat GeoJSON.
+    public static let defaultMaxBytes = 4 << 30
+    /// How many times its own size a gzip file may inflate to.
+    public static let inflationRatio = 50
+    /// What any gzip file may inflate to, however small.
+    public static let inflationFloor = 64 << 20
+
+    /// Why a file cannot be read, in words that name it.
+    public struct Problem: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The bytes of the file at `url`, as stored (gzip stays gzip).
+    ///
+    /// Regular files and pipes (`--from <(zcat …)`) are read; a directory, a device or a
+    /// socket is refused, as is anything over `maxBytes`.
+    public static func bytes(of url: URL, maxBytes: Int = defaultMaxBytes) throws(Problem) -> Data {
+        let path = url.path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))") }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG, S_IFIFO:
+            break
+        case S_IFDIR:
+            throw Problem(description: "\(path): a directory, not a catalog file; give the files in it (e.g. \(path)/*.geojson.gz)")
+        default:
+            throw Problem(description: "\(path): a device or socket, not a catalog file; give a ComCat GeoJSON or CSV file")
+        }
+        let size = Int(status.st_size)
+        if size > maxBytes {
+            throw Problem(description: "\(path): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for one file (--max-file-size); not read")
+        }
+        var data = Data(count: max(size, 1 << 16))
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard filled <= maxBytes else {
+                    throw Problem(description: "\(path): more than \(Format.bytes(maxBytes)), the limit for one file (--max-file-size); not read")
+                }
+                data.count = min(data.count * 2, maxBytes + 1)
+            }
+            let count = data.count
+            let read = data.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, count - filled) }
+            if read < 0 {
+                if errno == EINTR { continue }
+                throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
+            }
+            if read == 0 { break }
+            filled += read
+        }
+        data.count = filled
+        return data
+    }
+
+    /// How far `compressedBytes` of gzip may inflate, within `maxBytes`.
+    public static func inflationLimit(compressedBytes: Int, maxBytes: Int = defaultMaxBytes) -> Int {
+        let (byRatio, overflow) = compressedBytes.multipliedReportingOverflow(by: inflationRatio)
+        return min(maxBytes, max(inflationFloor, overflow ? .max : byRatio))
+    }
+
+    /// `data` decompressed when it is gzip (within `inflationLimit`), unchanged otherwise.
+    /// A gzip file past the limit is a `Problem` naming `source`; damaged gzip throws the
+    /// decompressor's error.
+    public static func body(of data: Data, source: String, maxBytes: Int = defaultMaxBytes) throws -> Data {
+        let limit = inflationLimit(compressedBytes: data.count, maxBytes: maxBytes)
+        do {
+            return try Gzip.decompressIfNeeded(data, limit: limit)
+        } catch is Gzip.SizeLimitExceeded {
+            throw Problem(description: "\(source): a gzip file of \(Format.bytes(data.count)) that inflates to more than \(Format.bytes(limit)) (at most \(inflationRatio) times its size, and --max-file-size); not read")
+        }
+    }
+}
