@@ -3,6 +3,7 @@
 // quake-bake: bakes the USGS earthquake catalog into map bundles.
 //
 // The source tree reads as the pipeline:
+//   SQLite    — read-only opening and other plumbing every database of ours shares
 //   Catalog   — the event model and the ComCat formats (GeoJSON, CSV) every stage shares
 //   Fetch     — counted, capped, resumable download from an FDSN event service
 //   Store     — the SpatiaLite store: one row per event, newest version wins
@@ -40,6 +41,10 @@ let package = Package(
             "CZlib", "CDeflate", "CCrypto",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Common"),
+        // SQLite plumbing every database of ours shares (GRDB underneath).
+        .target(name: "QuakeSQLite", dependencies: [
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Sources/SQLite"),
         // The event model and the ComCat GeoJSON / CSV formats.
         .target(name: "QuakeCatalog", dependencies: [
             "QuakeCommon",
@@ -48,12 +53,12 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "QuakeFetch", dependencies: [
-            "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Fetch"),
         .target(name: "QuakeStore", dependencies: [
-            "QuakeCatalog", "QuakeCommon", "CSpatiaLite",
+            "QuakeSQLite", "QuakeCatalog", "QuakeCommon", "CSpatiaLite",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Store"),
@@ -67,7 +72,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
         .target(name: "QuakeOperations", dependencies: [
-            "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),

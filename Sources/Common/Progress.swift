@@ -126,6 +126,11 @@ public enum Format {
         return n < 0 ? "-" + out : out
     }
 
+    /// `1, "event"` → `1 event`, `1234, "event"` → `1,234 events`: a count with its noun.
+    public static func count(_ n: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(count(n)) \(n == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// `95.0` → `95`, `2.5` → `2.5`: a number as a person would write it.
     public static func number(_ value: Double) -> String {
         value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"

@@ -110,8 +110,18 @@ final class FetchRun: Sendable {
             if round == 3 { logger.warning("window \(describe(window)): page and count still disagree; keeping the page") }
             expected = recount
         }
+        reportOutside(answer!.page.events, window: window)
         try archive(answer!, window: window)
         return []
+    }
+
+    /// Warns about (and counts) events the service sent that the request did not ask for.
+    /// They stay in the page: see `FetchSelection.whyOutside`.
+    private func reportOutside(_ events: [QuakeEvent], window: WindowRecord) {
+        let outside = events.compactMap { event in selection.whyOutside(event, start: window.start, end: window.end).map { (event.id, $0) } }
+        guard let first = outside.first else { return }
+        logger.warning("window \(describe(window)): \(Format.count(outside.count)) of \(Format.count(events.count, "event")) not what was asked for (\(first.0): \(first.1)); kept and stored as the service sent them")
+        tally.outside(outside.count)
     }
 
     private func split(_ window: WindowRecord, count: Int, cap: Int) async throws -> [WindowRecord] {
@@ -156,11 +166,12 @@ final class Tally: @unchecked Sendable {
     private let lock = NSLock()
     let started = Date()
     private var planned = 0, alreadyDone = 0, fetched = 0, events = 0, bytes = 0
-    private var counts = 0, queries = 0, failures = 0
+    private var counts = 0, queries = 0, failures = 0, outsideSelection = 0
 
     func plan(windows: Int, alreadyDone done: Int) { lock.withLock { planned = windows; alreadyDone = done } }
     func addPlanned(_ n: Int) { lock.withLock { planned += n } }
     func fetched(events e: Int, bytes b: Int) { lock.withLock { fetched += 1; events += e; bytes += b } }
+    func outside(_ n: Int) { lock.withLock { outsideSelection += n } }
 
     func record(_ request: RequestRecord) {
         lock.withLock {
@@ -177,8 +188,8 @@ final class Tally: @unchecked Sendable {
         lock.withLock {
             FetchSummary(runID: run.id, mode: run.mode, resumed: false, updatedAfter: run.updatedAfter, windowsPlanned: planned,
                          windowsFetched: fetched, windowsAlreadyDone: alreadyDone, events: events, bytes: bytes,
-                         countRequests: counts, queryRequests: queries, failedAttempts: failures, highWaterMark: nil,
-                         duration: duration)
+                         countRequests: counts, queryRequests: queries, failedAttempts: failures, outsideSelection: outsideSelection,
+                         highWaterMark: nil, duration: duration)
         }
     }
 }

@@ -38,8 +38,8 @@ public struct FetchStatus: Sendable, Codable, Equatable {
 
     /// Reads the journal of `workspace`; `nil` when nothing was ever fetched.
     public static func read(_ workspace: Workspace) throws -> FetchStatus? {
-        guard let journal = try Journal.openIfPresent(workspace) else { return nil }
-        return try journal.queue.read { db in
+        guard let journal = try Journal.reader(of: workspace) else { return nil }
+        return try journal.read { db in
             let last = try Row.fetchOne(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT 1").map {
                 Run(id: $0["id"], mode: $0["mode"], state: $0["state"], startedAt: $0["started_at"], finishedAt: $0["finished_at"],
                     message: $0["message"])

@@ -26,6 +26,9 @@ public struct FetchSummary: Sendable, Equatable {
     public var queryRequests: Int
     /// Attempts that got no usable answer and were retried.
     public var failedAttempts: Int
+    /// Events the service sent that were not asked for (outside the window or the
+    /// selection's filters): kept and stored, and counted here.
+    public var outsideSelection: Int
     /// The run's high-water mark of `updated` (ms): where the next incremental run starts.
     public var highWaterMark: Int64?
     public var duration: TimeInterval
@@ -36,6 +39,7 @@ public struct FetchSummary: Sendable, Equatable {
         if windowsAlreadyDone > 0 { text += " (+\(windowsAlreadyDone) done before)" }
         text += ", \(Format.count(events)) events, \(Format.bytes(bytes)), \(countRequests) count + \(queryRequests) query requests"
         if failedAttempts > 0 { text += " (\(failedAttempts) retried)" }
+        if outsideSelection > 0 { text += ", \(Format.count(outsideSelection, "event")) outside what was asked (kept)" }
         return text + String(format: ", %.1f s", duration)
     }
 }

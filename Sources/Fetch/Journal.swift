@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuakeCommon
+import QuakeSQLite
 
 /// The fetch journal (`archive/journal.sqlite`): the plan and state of every
 /// fetch run, the manifest of archived pages, and request statistics.
@@ -21,9 +22,13 @@ struct Journal {
         try Self.migrator.migrate(queue)
     }
 
-    /// Opens the journal only if it exists (read paths must not create one).
-    static func openIfPresent(_ workspace: Workspace) throws -> Journal? {
-        FileManager.default.fileExists(atPath: workspace.journalPath.path) ? try Journal(workspace: workspace) : nil
+    /// The journal for reading only, if it exists (read paths must not create, migrate or
+    /// write one: `status` answers on a read-only workspace and a full disk).
+    static func reader(of workspace: Workspace) throws -> DatabaseQueue? {
+        guard FileManager.default.fileExists(atPath: workspace.journalPath.path) else { return nil }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try ReadOnlyDatabase.open(workspace.journalPath.path, configuration: configuration)
     }
 
     private static var migrator: DatabaseMigrator {
@@ -101,8 +106,8 @@ public struct ArchivedPage: Sendable, Hashable {
 public enum Archive {
     /// Every archived page of `workspace`, in arrival order. Empty when nothing was fetched.
     public static func pages(in workspace: Workspace) throws -> [ArchivedPage] {
-        guard let journal = try Journal.openIfPresent(workspace) else { return [] }
-        return try journal.queue.read { db in
+        guard let journal = try Journal.reader(of: workspace) else { return [] }
+        return try journal.read { db in
             try Row.fetchAll(db, sql: "SELECT id, file, sha256, url, event_count FROM pages ORDER BY id").map { row in
                 ArchivedPage(sequence: row["id"], file: workspace.root.appendingPathComponent(row["file"] as String),
                              sha256: row["sha256"], requestURL: row["url"], eventCount: row["event_count"])

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuakeCatalog
 import QuakeCommon
+import QuakeSQLite
 
 /// One recorded run of a command, for `status`.
 public struct RecordedRun: Sendable, Codable, Equatable {
@@ -90,7 +91,7 @@ struct RunHistory {
         let lockHeld = WorkspaceLock.holder(of: workspace) != nil
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let queue = try DatabasePool(path: workspace.runsPath.path, configuration: configuration)
+        let queue = try ReadOnlyDatabase.open(workspace.runsPath.path, configuration: configuration)
         let rows = try queue.read { db -> [Row] in
             guard try db.tableExists("runs") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit])

@@ -47,6 +47,10 @@ enum FaultInjection {
             var damaged = await answer(0)
             damaged.body = damageFirstFeature(damaged.body)
             return Delivery(answer: encoded(damaged, gzip))
+        case .outsideFeature?:
+            var outside = await answer(0)
+            outside.body = moveFirstFeatureOutside(outside.body)
+            return Delivery(answer: encoded(outside, gzip))
         case .disconnect?:
             let full = encoded(await answer(0), gzip)
             return Delivery(answer: full, disconnectAfter: full.body.count / 2)
@@ -76,6 +80,15 @@ enum FaultInjection {
               let comma = text[coordinates.upperBound...].firstIndex(of: ","),
               let end = text[text.index(after: comma)...].firstIndex(where: { $0 == "," || $0 == "]" }) else { return body }
         text.replaceSubrange(text.index(after: comma)..<end, with: "91")
+        return Data(text.utf8)
+    }
+
+    /// The body with the first feature's origin time set to 0 (1970-01-01T00:00:00Z).
+    static func moveFirstFeatureOutside(_ body: Data) -> Data {
+        var text = String(decoding: body, as: UTF8.self)
+        guard let key = text.range(of: "\"time\":"),
+              let end = text[key.upperBound...].firstIndex(where: { $0 == "," || $0 == "}" }) else { return body }
+        text.replaceSubrange(key.upperBound..<end, with: "0")
         return Data(text.utf8)
     }
 

@@ -10,7 +10,8 @@ import QuakeCommon
 /// Kinds: `503`; `429[=RETRY_AFTER_S]` (default 1); `stall[=S]` (default 30);
 /// `disconnect`; `truncate`; `error200[=STATUS]` (default 400); `proxy[=STATUS]`
 /// (default 502); `wrongcount[=DELTA]` (default +1, count requests only); `damage` (the first
-/// feature of a query answer gets latitude 91; query requests only).
+/// feature of a query answer gets latitude 91; query requests only); `outside` (the first
+/// feature of a query answer gets origin time 0, outside the window asked for; query only).
 /// Hostile ones, a client must cut off by its own limits (query requests only unless said):
 /// `endless` (a body that never ends), `big[=MB]` (default 2048), `drip[=BYTES_PER_S]` (the
 /// true answer, default 1 byte a second), `gzipbomb[=MB]` (gzip inflating to MB of zeros,
@@ -61,6 +62,7 @@ struct FaultRule: Sendable {
         case "error200": kind = .errorInBody(status: try int(argument, default: 400, 100...599, "status"))
         case "proxy": kind = .proxyPage(status: try int(argument, default: 502, 100...599, "status"))
         case "damage": kind = .damagedFeature
+        case "outside": kind = .outsideFeature
         case "endless": kind = .hostileBody(.endless)
         case "big": kind = .hostileBody(.big(bytes: try int(argument, default: 2048, 1...65_536, "size in MB") << 20))
         case "drip": kind = .drip(bytesPerSecond: try int(argument, default: 1, 1...1 << 20, "bytes per second"))
@@ -73,7 +75,7 @@ struct FaultRule: Sendable {
             guard delta != 0 else { throw fail("count delta must not be 0") }
             kind = .wrongCount(delta: delta)
         default:
-            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, "
+            throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, outside, "
                        + "endless, big, drip, gzipbomb, badcount")
         }
         var trigger: Trigger?
@@ -156,6 +158,9 @@ enum FaultKind: Sendable, Equatable {
     case wrongCount(delta: Int)
     /// A query answer whose first feature has latitude 91, as a damaged catalog row would give.
     case damagedFeature
+    /// A query answer whose first feature has origin time 0 (1970-01-01), outside any window
+    /// a client asked for: a service that answers more than was asked.
+    case outsideFeature
     /// A body that never ends, or is huge (generated as it is sent).
     case hostileBody(HostileBody)
     /// The true answer, fed this many bytes a second.
@@ -174,7 +179,7 @@ enum FaultKind: Sendable, Equatable {
 
     var isQueryOnly: Bool {
         switch self {
-        case .damagedFeature, .hostileBody, .drip, .gzipBomb: true
+        case .damagedFeature, .outsideFeature, .hostileBody, .drip, .gzipBomb: true
         default: false
         }
     }
@@ -191,6 +196,7 @@ enum FaultKind: Sendable, Equatable {
         case .proxyPage: "proxy"
         case .wrongCount: "wrongcount"
         case .damagedFeature: "damage"
+        case .outsideFeature: "outside"
         case .hostileBody(.endless): "endless"
         case .hostileBody: "big"
         case .drip: "drip"

@@ -1,6 +1,7 @@
 import CSpatiaLite
 import Foundation
 import GRDB
+import QuakeSQLite
 
 /// A GRDB connection to a SpatiaLite database: SpatiaLite's functions are
 /// registered on the connection as it opens, and its per-connection cache is
@@ -44,7 +45,8 @@ final class SpatiaLiteDatabase {
             }
         }
         do {
-            queue = try DatabaseQueue(path: url.path, configuration: configuration)
+            queue = mode == .read ? try ReadOnlyDatabase.open(url.path, configuration: configuration)
+                                  : try DatabaseQueue(path: url.path, configuration: configuration)
         } catch {
             caches.cleanup()
             throw error

@@ -20,7 +20,7 @@ struct StandInCommand: AsyncParsableCommand {
 
         Fault specs (--fault, repeatable): KIND[=ARG][,KEY=VALUE]…
           kinds: 503, 429[=RETRY_AFTER], stall[=SECONDS], disconnect, truncate,
-                 error200[=STATUS], proxy[=STATUS], wrongcount[=DELTA], damage
+                 error200[=STATUS], proxy[=STATUS], wrongcount[=DELTA], damage, outside
           hostile (a client must cut them off by its own limits):
                  endless, big[=MB], drip[=BYTES_PER_S], gzipbomb[=MB], badcount=TEXT
           keys:  next=N (default next=1), every=K, rate=P, seed=S, after=M, on=query|count|any

@@ -76,6 +76,21 @@ import TestSupport
         return log
     }
 
+    /// A feature the request did not ask for (here: origin time 1970, outside every window) is
+    /// kept, archived and counted, and the run says so (issue 13: decided, documented, tested).
+    @Test func anEventOutsideTheWindowAskedForIsKeptAndCounted() async throws {
+        let standIn = try StandInProcess(catalogs: [Self.sample], cap: 150, faults: ["outside,next=1"])
+        let directory = TemporaryDirectory()
+        let workspace = Workspace(root: directory.url)
+        let summary = try await Fetcher.run(selection: FetchSupport.selection(Self.range.0, Self.range.1),
+                                            options: FetchSupport.options(standIn), workspace: workspace, logger: FetchSupport.logger)
+        #expect(summary.outsideSelection == 1)
+        #expect(summary.line.contains("1 event outside what was asked (kept)"), "\(summary.line)")
+        let archived = try FetchSupport.archivedPages(workspace).flatMap(\.events)
+        #expect(archived.count == 456)
+        #expect(archived.filter { $0.time == 0 }.count == 1)
+    }
+
     @Test func errorInsideAnOKAnswerStopsTheRunWithTheServiceMessage() async throws {
         let standIn = try StandInProcess(catalogs: [Self.sample], cap: 150, faults: ["error200,next=1,on=query"])
         let directory = TemporaryDirectory()

@@ -10,6 +10,11 @@ public enum QuakeBakeCLI {
         try BuiltExecutable.url(named: "quake-bake", override: "QUAKE_BAKE")
     }
 
+    /// The binary's path, for tests that run it under another program (`unshare`, a shell).
+    public static func path() throws -> String {
+        try executableURL().path
+    }
+
     /// Starts `quake-bake arguments…` without waiting, its output discarded (for tests that kill it).
     public static func start(_ arguments: [String]) throws -> Process {
         try ChildProcess.start(executableURL().path, arguments)
