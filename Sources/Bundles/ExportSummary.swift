@@ -37,12 +37,12 @@ public struct ExportSummary: Sendable {
     /// One line for the log.
     public var line: String {
         guard changed else {
-            return "nothing changed since bundle \(directory.lastPathComponent) (\(Format.count(events)) events); no new version"
+            return "nothing changed since bundle \(directory.lastPathComponent) (\(Format.count(events, "event"))); no new version"
         }
         let zoomRange = zooms.isEmpty ? "" : "z\(zooms.first!.zoom)–\(zooms.last!.zoom), "
-        return "exported \(Format.count(events)) events to \(directory.lastPathComponent): \(Format.count(tiles)) tiles "
+        return "exported \(Format.count(events, "event")) to \(directory.lastPathComponent): \(Format.count(tiles, "tile")) "
             + "(\(Format.count(encodedTiles)) encoded, \(Format.count(reusedTiles)) reused), \(zoomRange)\(Format.bytes(bytes)), "
-            + "\(warnings.count) warning\(warnings.count == 1 ? "" : "s"), \(String(format: "%.1f", seconds)) s"
+            + "\(Format.count(warnings.count, "warning")), \(String(format: "%.1f", seconds)) s"
     }
 }
 

@@ -50,7 +50,7 @@ public enum Exporter {
         }
         let table = read.snapshot.table
         FreedMemory.release()
-        stopwatch.lap("read \(read.rowsRead) row(s) of the store\(read.changes == nil ? "" : " (incremental)"): \(table.count) events")
+        stopwatch.lap("read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(table.count) events")
         let contentDigest = Self.contentDigest(table)
         let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest)
 

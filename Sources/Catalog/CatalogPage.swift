@@ -28,6 +28,23 @@ public struct Reject: Error, Sendable, Hashable {
     /// The item's raw text (long texts are cut, see `Reject.maximumRawLength`).
     public var raw: String
 
+    /// The reason without the values it quotes (numbers, and the text in parentheses and in
+    /// quotes), so that rejects for one cause count together: `time is not a valid time (…)`,
+    /// `mag … is outside the plausible range -5.0…10.0`.
+    public var kind: String {
+        var kind = "", depth = 0, quoted = false
+        for character in reason {
+            switch character {
+            case "(" where !quoted: if depth == 0 { kind += "(…" }; depth += 1
+            case ")" where !quoted && depth > 0: depth -= 1; if depth == 0 { kind += ")" }
+            case "\"" where depth == 0: quoted.toggle(); if quoted { kind += "\"…\"" }
+            default: if depth == 0 && !quoted { kind.append(character) }
+            }
+        }
+        return kind.split(separator: " ", omittingEmptySubsequences: false)
+            .map { Double($0) == nil ? String($0) : "…" }.joined(separator: " ")
+    }
+
     /// Raw text longer than this is cut and marked, so one huge item cannot bloat the store.
     public static let maximumRawLength = 16_384
 

@@ -35,9 +35,9 @@ public struct FetchSummary: Sendable, Equatable {
 
     /// One line for people and cron mail.
     public var line: String {
-        var text = "\(mode) fetch\(resumed ? " (resumed)" : ""): \(windowsFetched) windows"
+        var text = "\(mode) fetch\(resumed ? " (resumed)" : ""): \(Format.count(windowsFetched, "window"))"
         if windowsAlreadyDone > 0 { text += " (+\(windowsAlreadyDone) done before)" }
-        text += ", \(Format.count(events)) events, \(Format.bytes(bytes)), \(countRequests) count + \(queryRequests) query requests"
+        text += ", \(Format.count(events, "event")), \(Format.bytes(bytes)), \(countRequests) count + \(Format.count(queryRequests, "query request"))"
         if failedAttempts > 0 { text += " (\(failedAttempts) retried)" }
         if outsideSelection > 0 { text += ", \(Format.count(outsideSelection, "event")) outside what was asked (kept)" }
         return text + String(format: ", %.1f s", duration)

@@ -45,7 +45,7 @@ public enum Baker {
                 logger.info("the store holds no events yet: nothing to export")
             }
             if report.rejected > configuration.maxRejects {
-                throw QuakeBakeError("\(report.rejected) events were rejected, more than the limit of \(configuration.maxRejects) "
+                throw QuakeBakeError("\(Format.count(report.rejected, "event")) rejected, more than the limit of \(configuration.maxRejects) "
                                      + "(see the store's rejects table); the good ones were stored and exported", exitStatus: .dataError)
             }
             report.outcome = report.changed ? "ok" : "nothing changed"
@@ -90,7 +90,7 @@ public struct BakeReport: Sendable {
     /// One line for cron mail and logs.
     public var line: String {
         let counts = index?.counts
-        var text = "bake \(outcome): fetched \(Format.count(fetch?.events ?? 0)) events"
+        var text = "bake \(outcome): fetched \(Format.count(fetch?.events ?? 0, "event"))"
         text += ", store +\(counts?.inserted ?? 0) ~\(counts?.updated ?? 0) merged \(counts?.merged ?? 0) deleted \(counts?.deleted ?? 0) rejected \(counts?.rejected ?? 0)"
         if let export { text += export.changed ? ", bundle \(export.bundleVersion)" : ", bundle unchanged" }
         return text

@@ -68,33 +68,33 @@ public struct WorkspaceStatus: Sendable, Codable {
             lines.append("  locked by `\(lock.command)` (pid \(lock.pid)) since \(lock.since)")
         }
         if let s = store {
-            lines.append("store: \(Format.count(s.events)) events, \(Format.bytes(s.bytes)), high-water mark \(s.highWaterMark ?? "none")")
+            lines.append("store: \(Format.count(s.events, "event")), \(Format.bytes(s.bytes)), high-water mark \(s.highWaterMark ?? "none")")
             if let first = s.firstTime, let last = s.lastTime { lines.append("  origin times \(first) … \(last)") }
             if let low = s.minMagnitude, let high = s.maxMagnitude { lines.append("  magnitudes \(low) … \(high)") }
             lines.append("  by type: " + Self.counts(s.byType))
             lines.append("  by status: " + Self.counts(s.byStatus))
-            lines.append("  \(Format.count(s.tombstones)) deletions remembered, \(Format.count(s.rejects)) rejects")
+            lines.append("  \(Format.count(s.tombstones, "deletion")) remembered, \(Format.count(s.rejects, "reject"))")
         } else {
             lines.append("store: none yet (run `quake-bake index` or `bake`)")
         }
         if let f = fetch {
-            lines.append("archive: \(Format.count(f.pages)) pages, \(Format.count(f.archivedEvents)) events, \(Format.bytes(f.archivedBytes)); "
+            lines.append("archive: \(Format.count(f.pages, "page")), \(Format.count(f.archivedEvents, "event")), \(Format.bytes(f.archivedBytes)); "
                          + "fetch high-water mark \(f.highWaterMark.map { ISOTime.format(milliseconds: $0) } ?? "none")")
             if let run = f.lastRun {
                 lines.append("  last fetch: run \(run.id) \(run.mode), \(run.state), started \(run.startedAt)"
                              + (run.message.map { " — \($0)" } ?? ""))
             }
             for e in f.endpoints {
-                lines.append("  \(e.endpoint): \(Format.count(e.requests)) requests (\(e.failures) failed), mean \(e.meanMilliseconds) ms, "
+                lines.append("  \(e.endpoint): \(Format.count(e.requests, "request")) (\(e.failures) failed), mean \(e.meanMilliseconds) ms, "
                              + "p95 \(e.p95Milliseconds) ms, \(Format.bytes(e.bytes))")
             }
         } else {
             lines.append("archive: nothing fetched yet")
         }
         if let b = bundle {
-            lines.append("bundle: \(URL(fileURLWithPath: b.directory).lastPathComponent), \(Format.count(b.events)) events, "
+            lines.append("bundle: \(URL(fileURLWithPath: b.directory).lastPathComponent), \(Format.count(b.events, "event")), "
                          + "\(Format.bytes(b.bytes)), published \(b.publishedAt) (\(Self.age(b.ageSeconds)) ago)"
-                         + (b.warnings > 0 ? ", \(b.warnings) warnings" : ""))
+                         + (b.warnings > 0 ? ", \(Format.count(b.warnings, "warning"))" : ""))
         } else {
             lines.append("bundle: none yet")
         }

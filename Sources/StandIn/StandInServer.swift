@@ -34,7 +34,7 @@ public final class StandInServer: Sendable {
         }
         var clock = ServiceClock(fixed: configuration.now)
         var replay: Replay?
-        var summary = "serving \(catalog.count) events from \(configuration.catalogs.count) file(s), cap \(configuration.cap)"
+        var summary = "serving \(catalog.count) events from \(Format.count(configuration.catalogs.count, "file")), cap \(configuration.cap)"
         if let options = configuration.replay {
             let history = try ReplayHistory(url: options.file)
             let simulation = options.renameRate > 0 || options.deleteRate > 0

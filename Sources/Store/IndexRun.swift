@@ -101,6 +101,10 @@ struct IndexRun {
         }
         guard let end else { return [] }
         report.problem = end.problem
+        report.commonRejects = Dictionary(end.rejects.map { ($0.kind, 1) }, uniquingKeysWith: +)
+            .map { RejectKindCount(kind: $0.key, count: $0.value) }
+            .sorted { ($0.count, $1.kind) > ($1.count, $0.kind) }
+            .prefix(3).map { $0 }
         var rejects = end.rejects
         if let problem = end.problem {
             rejects.append(Reject(position: "document", reason: problem, raw: end.excerpt))
@@ -132,8 +136,12 @@ struct IndexRun {
             logger.warning("\(problem)")
         }
         if let first = rejects.first {
-            let more = rejects.count > 1 ? " (and \(Format.count(rejects.count - 1)) more; see the rejects table)" : ""
-            logger.warning("\(report.name): rejected \(first.position): \(first.reason)\(more)")
+            logger.warning("\(report.name): rejected \(first.position): \(first.reason)")
+        }
+        if !report.commonRejects.isEmpty {
+            let total = report.events + rejects.count
+            let reasons = report.commonRejects.map { "\($0.kind) (\(Format.count($0.count)))" }.joined(separator: "; ")
+            logger.warning("\(report.name): \(Format.count(rejects.count)) of \(Format.count(total, "item")) refused (see the rejects table); most common: \(reasons)")
         }
         logger.debug("""
             \(report.name): \(report.events) events: \(report.counts.inserted) inserted, \(report.counts.updated) updated, \

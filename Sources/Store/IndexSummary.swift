@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// What indexing did to the events it read.
 public struct IndexCounts: Sendable, Hashable {
     /// New events (also deleted events brought back by a newer version).
@@ -49,11 +51,20 @@ public struct SourceReport: Sendable, Hashable {
     /// Damage to the document as a whole (broken JSON, truncated, not a catalog, a service error
     /// answer). Events read before the damage are still stored.
     public var problem: String?
+    /// The most common kinds of reject (`Reject.kind`) with their counts, most common first
+    /// (ties by kind), at most three.
+    public var commonRejects: [RejectKindCount] = []
 
     public init(name: String, outcome: Outcome) {
         self.name = name
         self.outcome = outcome
     }
+}
+
+/// How often one kind of reject occurred in a source.
+public struct RejectKindCount: Sendable, Hashable {
+    public var kind: String
+    public var count: Int
 }
 
 /// What an `index` run did.
@@ -84,4 +95,18 @@ public struct IndexSummary: Sendable, Hashable {
 
     /// Messages for sources that were read but damaged as a whole.
     public var damaged: [String] { sources.compactMap(\.problem) }
+
+    /// Sources read in full whose every item was refused (at least one): nothing of them is stored.
+    public var allRefused: [SourceReport] {
+        sources.filter { $0.outcome == .indexed && $0.problem == nil && $0.events == 0 && $0.counts.rejected > 0 }
+    }
+
+    /// Why nothing was indexed, when nothing was: no sources, or every one indexed before.
+    public var nothingToIndex: String? {
+        if sources.isEmpty { return "nothing to index: the archive has no pages and no --from file was given" }
+        if sources.allSatisfy({ $0.outcome == .alreadyIndexed }) {
+            return "nothing to index: \(sources.count == 1 ? "the source was" : "all \(Format.count(sources.count)) sources were") indexed before (same content)"
+        }
+        return nil
+    }
 }

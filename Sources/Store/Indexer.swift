@@ -173,10 +173,14 @@ public enum Indexer {
         let c = summary.counts
         let skipped = summary.sources.filter { $0.outcome == .alreadyIndexed }.count
         let rate = summary.seconds > 0 ? Int(Double(summary.events) / summary.seconds) : 0
+        if let nothing = summary.nothingToIndex {
+            logger.info("\(nothing)")
+            return
+        }
         logger.info("""
-            \(summary.builtAfresh ? "built" : "updated") the store from \(Format.count(summary.sources.count)) sources\
+            \(summary.builtAfresh ? "built" : "updated") the store from \(Format.count(summary.sources.count, "source"))\
             \(skipped > 0 ? " (\(Format.count(skipped)) already indexed)" : ""): \
-            \(Format.count(summary.events)) events read, \(Format.count(c.inserted)) inserted, \
+            \(Format.count(summary.events, "event")) read, \(Format.count(c.inserted)) inserted, \
             \(Format.count(c.updated)) updated, \(Format.count(c.unchanged)) unchanged, \(Format.count(c.merged)) merged, \
             \(Format.count(c.deleted)) deleted, \(Format.count(c.rejected)) rejected \
             in \(String(format: "%.1f", summary.seconds)) s (\(Format.count(rate)) events/s)

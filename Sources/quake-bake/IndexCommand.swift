@@ -19,7 +19,8 @@ struct IndexCommand: AsyncParsableCommand {
         Exit status: 0 done; 1 a source could not be read at all (the others are
         indexed) or the store failed; 65 a source was damaged as a whole (broken or
         truncated JSON, not a catalog; its good events are indexed); 75 the workspace
-        is locked by another run.
+        is locked by another run. Exit 65 too when more items than --max-rejects were
+        refused, or every item of a file.
         """)
 
     @OptionGroup var common: CommonOptions
@@ -34,7 +35,13 @@ struct IndexCommand: AsyncParsableCommand {
         valueName: "MB"))
     var maxFileSize = InputFile.defaultMaxBytes >> 20
 
+    @Option(name: .customLong("max-rejects"), help: ArgumentHelp(
+        "More items refused than this in one run (or every item of a file refused): exit 65; the good ones are indexed all the same (default 100, as bake's max_rejects).",
+        valueName: "n"))
+    var maxRejects = 100
+
     func validate() throws {
+        if maxRejects < 0 { throw ValidationError("--max-rejects must be 0 or more.") }
         if maxFileSize < 1 || maxFileSize > 1 << 20 { throw ValidationError("--max-file-size must be from 1 to 1048576 (MB).") }
     }
 
@@ -57,10 +64,19 @@ struct IndexCommand: AsyncParsableCommand {
                 ? try Indexer.rebuild(sources, store: workspace.storePath, progress: common.progress, logger: logger)
                 : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
             if !summary.unreadable.isEmpty {
-                throw QuakeBakeError("\(summary.unreadable.count) of \(summary.sources.count) sources could not be read: \(summary.unreadable.joined(separator: "; "))")
+                throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read: \(summary.unreadable.joined(separator: "; "))")
             }
             if !summary.damaged.isEmpty {
-                throw QuakeBakeError("\(summary.damaged.count) of \(summary.sources.count) sources were damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
+                throw QuakeBakeError("\(summary.damaged.count) of \(Format.count(summary.sources.count, "source")) \(summary.damaged.count == 1 ? "was" : "were") damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
+                                     exitStatus: .dataError)
+            }
+            if let source = summary.allRefused.first {
+                throw QuakeBakeError("every one of the \(Format.count(source.counts.rejected, "item")) of \(source.name) was refused (see the rejects table)",
+                                     exitStatus: .dataError)
+            }
+            let rejected = summary.counts.rejected - summary.damaged.count
+            if rejected > maxRejects {
+                throw QuakeBakeError("\(Format.count(rejected, "item")) refused, more than --max-rejects \(maxRejects); the good ones are indexed (see the rejects table)",
                                      exitStatus: .dataError)
             }
         }

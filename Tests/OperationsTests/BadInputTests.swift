@@ -41,6 +41,8 @@ import TestSupport
         BadFile(file: "magnitude-1e19.geojson", exitStatus: .success, stored: 1, reject: "mag 1e+19 is outside the plausible range", rejects: 1, message: nil),
         BadFile(file: "year-3000.geojson", exitStatus: .success, stored: 1, reject: "more than a day in the future", rejects: 1, message: nil),
         BadFile(file: "implausible-values.csv", exitStatus: .success, stored: 1, reject: "outside the plausible range", rejects: 4, message: nil),
+        BadFile(file: "all-times-broken.csv", exitStatus: .dataError, stored: 0, reject: "not a valid time", rejects: 5,
+                message: "every one of the 5 items of"),
         BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
     ]
@@ -85,6 +87,41 @@ import TestSupport
         let store = try EventStore(opening: workspace.storePath)
         defer { try? store.close() }
         #expect(try store.statistics().events == 456)
+    }
+
+    /// Refusals are loud (issue 16): past --max-rejects the run exits 65 with the good rows
+    /// stored, and a summary line gives the count and the most common reasons.
+    @Test func refusalsPastMaxRejectsAreExit65WithASummary() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let workspace = Workspace(root: directory.path("ws"))
+        let broken = Self.corpus.appendingPathComponent("broken-timestamps.csv")
+        let implausible = Self.corpus.appendingPathComponent("implausible-values.csv")
+        let outcome = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--max-rejects", "2",
+                                                  "--from", broken.path, "--from", implausible.path])
+        #expect(outcome.status == QuakeCommon.ExitStatus.dataError.rawValue, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("5 items refused, more than --max-rejects 2"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("implausible-values.csv: 4 of 5 items refused (see the rejects table); most common: "),
+                "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("broken-timestamps.csv: 1 of 3 items refused"), "\(outcome.standardError)")
+        let store = try EventStore(opening: workspace.storePath)
+        defer { try? store.close() }
+        #expect(try store.statistics().events == 2)
+        // The same rows within the limit: exit 0.
+        let again = try await QuakeBakeCLI.run(["index", "--workspace", directory.path("ws2").path, "--from", broken.path, "--from", implausible.path])
+        #expect(again.status == 0, "\(again.standardError)")
+    }
+
+    /// "nothing to index", and why (issue 16).
+    @Test func nothingToIndexIsSaid() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let root = directory.path("ws").path
+        let empty = try await QuakeBakeCLI.run(["index", "--workspace", root])
+        #expect(empty.status == 0)
+        #expect(empty.standardError.contains("nothing to index: the archive has no pages and no --from file was given"), "\(empty.standardError)")
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--from", Self.good.path]).checked()
+        let again = try await QuakeBakeCLI.run(["index", "--workspace", root, "--from", Self.good.path])
+        #expect(again.status == 0)
+        #expect(again.standardError.contains("nothing to index: the source was indexed before (same content)"), "\(again.standardError)")
     }
 
     static func check(_ bad: URL, _ c: BadFile, directory: TemporaryDirectory) async throws {
