@@ -7,8 +7,8 @@ extension CatalogFile {
     /// `GeoJSONReader.read(_:source:chunkSize:events:)`). Other kinds (a single Feature, CSV,
     /// damaged files) come back whole in the page returned.
     public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
-        guard let body = try? InputFile.body(of: data, source: source),
-              body.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) == 0x7B else {
+        guard let body = (try? InputFile.body(of: data, source: source)).map(withoutByteOrderMark),
+              let first = firstSignificantByte(of: body), isGeoJSON(first) else {
             return read(data, source: source)
         }
         return GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver)

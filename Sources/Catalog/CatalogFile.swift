@@ -20,21 +20,36 @@ public enum CatalogFile {
 
     /// Reads `data`, naming it `source` in messages.
     public static func read(_ data: Data, source: String) -> CatalogPage {
-        let body: Data
+        var body: Data
         do {
-            body = try InputFile.body(of: data, source: source)
+            body = withoutByteOrderMark(try InputFile.body(of: data, source: source))
         } catch let problem as InputFile.Problem {
             return CatalogPage(problem: problem.description)
         } catch {
             return CatalogPage(problem: "\(source): \(error)")
         }
-        guard let first = body.first(where: { ![0x20, 0x0A, 0x0D, 0x09, 0xEF, 0xBB, 0xBF].contains($0) }) else {
+        guard let first = firstSignificantByte(of: body) else {
             return CatalogPage(problem: "\(source): the file is empty")
         }
-        if first == 0x7B { return GeoJSONReader.read(body, source: source) }
+        if isGeoJSON(first) { return GeoJSONReader.read(body, source: source) }
         if body.prefix(4096).contains(0) {
             return CatalogPage(problem: "\(source): a binary file, neither GeoJSON nor ComCat CSV")
         }
         return ComCatCSV.read(body, source: source)
+    }
+
+    /// `data` without a UTF-8 byte-order mark at its start (editors on Windows write one).
+    static func withoutByteOrderMark(_ data: Data) -> Data {
+        data.starts(with: [0xEF, 0xBB, 0xBF]) ? Data(data.dropFirst(3)) : data
+    }
+
+    /// The first byte that is not a blank, or `nil` for a blank file.
+    static func firstSignificantByte(of body: Data) -> UInt8? {
+        body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
+    }
+
+    /// Whether a file starting with `byte` is GeoJSON: an object, or a text sequence's record separator.
+    static func isGeoJSON(_ byte: UInt8) -> Bool {
+        byte == 0x7B || byte == 0x1E
     }
 }

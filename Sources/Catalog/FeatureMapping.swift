@@ -44,6 +44,8 @@ enum FeatureMapping {
         var properties: PropertiesOutcome?
         /// The `id` member.
         var id: JSONScalar?
+        /// `properties.id`, where files made for web maps keep the id.
+        var propertyID: JSONScalar?
         /// `nil` until the `geometry` member is read.
         var geometry: Geometry?
 
@@ -54,8 +56,9 @@ enum FeatureMapping {
             case .read?: break
             case .notAnObject?, nil: throw Failure(reason: "feature has no \"properties\" object")
             }
-            // The feature id is the preferred id; `ids` lists every id (blank for some deleted events).
-            switch id {
+            // The feature id is the preferred id (`properties.id` in files made for web maps);
+            // `ids` lists every id (blank for some deleted events).
+            switch id ?? propertyID {
             case .string(let id)?: event.id = id
             case .number(let n)?: event.id = n.isFinite && abs(n) < 9e18 ? String(Int64(n)) : ""
             default: break
@@ -65,8 +68,9 @@ enum FeatureMapping {
             if event.id.isEmpty, let net = event.net, let code = event.code { event.id = net + code }
             if event.id.isEmpty { throw Failure(reason: "missing id") }
             if !event.ids.contains(event.id) { event.ids.insert(event.id, at: 0) }
-            guard let updated else { throw Failure(reason: "missing \"updated\" time (versions cannot be ordered)") }
-            event.updated = updated
+            // No `updated` (files made for web maps): the oldest possible version, which any
+            // version that has one replaces.
+            event.updated = updated ?? PlausibleRanges.earliestTime
             try place(geometry)
             if let reason = EventRules.check(&event) { throw Failure(reason: reason) }
             return event
@@ -161,7 +165,7 @@ enum FeatureMapping {
     /// `JSONParser.packedName`): a few integer comparisons instead of a string hash.
     private enum Property: String, CaseIterable {
         case mag, place, time, updated, tz, url, detail, felt, cdi, mmi, alert, status, tsunami, sig, net, code
-        case ids, sources, types, nst, dmin, rms, gap, magType, type, title
+        case ids, sources, types, nst, dmin, rms, gap, magType, type, title, id
 
         /// Every property by packed name, in the order USGS writes them (so the search is short).
         static let byPackedName = allCases.map { (key: JSONParser.packed($0.rawValue)!, property: $0) }
@@ -219,6 +223,7 @@ enum FeatureMapping {
         case .magType: draft.event.magType = try string(value, property)
         case .type: draft.event.eventType = try string(value, property)
         case .title: draft.event.title = try string(value, property)
+        case .id: draft.propertyID = value
         }
     }
 

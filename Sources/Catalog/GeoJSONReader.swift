@@ -1,8 +1,10 @@
 import Foundation
 import QuakeCommon
 
-/// Reads FDSN / ComCat GeoJSON: a FeatureCollection (a query answer or a feed)
-/// or a single Feature (an `eventid` answer).
+/// Reads FDSN / ComCat GeoJSON: a FeatureCollection (a query answer or a feed),
+/// a single Feature (an `eventid` answer), or a sequence of Features, one per line
+/// (newline-delimited GeoJSON) or each after a record separator (RFC 8142 GeoJSON
+/// text sequences).
 ///
 /// Each feature is validated on its own: one bad feature becomes a `Reject` and
 /// the rest of the page is still read. A syntax error inside a feature skips that
@@ -47,6 +49,10 @@ public enum GeoJSONReader {
 
     private static func readDocument(_ parser: inout JSONParser, source: String, chunk: Chunking) -> CatalogPage {
         var page = CatalogPage()
+        if parser.peek() == recordSeparator {
+            readSequence(&parser, into: &page, source: source, chunk: chunk)
+            return page
+        }
         guard parser.peek() == 0x7B else {
             page.problem = parser.atEnd ? "\(source): the file is empty" : "\(source): not JSON (\(parser.error("expected '{'").message))"
             return page
@@ -85,7 +91,10 @@ public enum GeoJSONReader {
             page.problem = "\(source): \(error)"
             return page
         }
-        if isSingleFeature && page.problem == nil {
+        if isSingleFeature && page.problem == nil && parser.peek() != nil {
+            parser.offset = documentStart
+            readSequence(&parser, into: &page, source: source, chunk: chunk)
+        } else if isSingleFeature && page.problem == nil {
             parser.offset = documentStart
             readSingleFeature(&parser, into: &page)
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
@@ -129,6 +138,38 @@ public enum GeoJSONReader {
             parser.offset += 1
             if next == 0x5D { return true }
             guard next == 0x2C else { parser.offset -= 1; throw parser.error("expected ',' or ']' between features") }
+        }
+    }
+
+    /// RFC 8142's record separator, before each text of a GeoJSON text sequence.
+    private static let recordSeparator: UInt8 = 0x1E
+
+    /// Reads Features one after another, separated by blanks, newlines or record separators,
+    /// to the end. A broken one is a reject; one cut by the end of the file makes it damaged.
+    private static func readSequence(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {
+        var index = 0
+        while true {
+            while parser.peek() == recordSeparator { parser.offset += 1 }
+            guard parser.peek() != nil else { return }
+            let start = parser.offset
+            let position = "feature \(index) (byte \(start))"
+            do {
+                let result = try FeatureMapping.event(from: &parser)
+                accept(result, index: index, raw: { parser.text(start..<parser.offset) }, byte: start, into: &page)
+                chunk.flushIfFull(&page)
+            } catch let error as JSONParser.SyntaxError {
+                guard parser.skipElement(from: start) else {
+                    page.rejects.append(Reject(position: position, reason: "the file ends inside this feature (truncated): \(error.message)",
+                                               raw: parser.text(start..<parser.offset)))
+                    page.problem = "\(source): truncated inside feature \(index) at byte \(parser.offset); \(index) features before it were read"
+                    return
+                }
+                page.rejects.append(Reject(position: position, reason: "broken JSON: \(error.message)", raw: parser.text(start..<parser.offset)))
+            } catch {
+                page.problem = "\(source): \(error)"
+                return
+            }
+            index += 1
         }
     }
 

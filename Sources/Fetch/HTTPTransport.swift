@@ -76,8 +76,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.timeoutIntervalForRequest = readTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpAdditionalHeaders = ["User-Agent": "quake-bake (+https://github.com/quake-bake)"]
-        let queue = OperationQueue()
-        queue.maxConcurrentOperationCount = 1
+        let queue = BoundedOperationQueue(capacity: 64)
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
     }
 
@@ -155,7 +154,9 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             transfer.body.append(data)
             return false
         }
-        if overLimit { dataTask.cancel() }
+        // Not from this callback: cancel waits for URLSession's reading thread, which may be
+        // waiting for room in the delegate queue (see `BoundedOperationQueue`).
+        if overLimit { DispatchQueue.global().async { dataTask.cancel() } }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

@@ -2,8 +2,10 @@ import QuakeCatalog
 
 /// The events the stand-in serves: one current version per event, found by any of its ids.
 ///
-/// Like ComCat, an id belongs to at most one event: putting an event removes every
-/// served event that shares an id with it.
+/// The store's rule (see `EventReconciler`): an event is the same quake as a served one
+/// when one's preferred id is among the other's ids, and putting it removes those. A
+/// secondary id two quakes share merges nothing: it is found under the one with the
+/// newest `updated`.
 ///
 /// Versions are kept boxed (`ServedEvent`): a dictionary of references grows, scans and
 /// sorts without copying the large `QuakeEvent` values, which keeps a 440,000-event
@@ -50,18 +52,22 @@ struct ServedCatalog: Sendable {
     /// The preferred id of the event known by `id`.
     func preferredId(for id: String) -> String? { owners[id] }
 
-    /// Newest `updated` wins: the event replaces the served events sharing an id with it
-    /// only when it is strictly newer than all of them (on a tie the served one stays).
+    /// Newest `updated` wins: the event replaces the served versions of the same quake only
+    /// when it is strictly newer than all of them (on a tie the served one stays).
     mutating func merge(_ event: QuakeEvent) {
         if rivals(of: event).contains(where: { $0.updated >= event.updated }) { return }
         put(event)
     }
 
-    /// Serves `event` as given, removing every served event that shares an id with it.
+    /// Serves `event` as given, removing the served versions of the same quake.
     mutating func put(_ event: QuakeEvent) {
         for rival in rivals(of: event) { remove(preferredId: rival.id) }
         events[event.id] = ServedEvent(event)
-        for id in event.allIds { owners[id] = event.id }
+        for id in event.allIds {
+            // A secondary id another quake claims with a newer (or equal) version stays with it.
+            if let holder = owners[id].flatMap({ events[$0]?.event }), holder.id != event.id, holder.updated >= event.updated { continue }
+            owners[id] = event.id
+        }
         sourceNames.formUnion(event.sources)
         if let net = event.net { sourceNames.insert(net) }
     }
@@ -72,10 +78,13 @@ struct ServedCatalog: Sendable {
         for id in event.allIds where owners[id] == preferredId { owners[id] = nil }
     }
 
-    /// Served events sharing at least one id with `event`, each once.
+    /// Served versions of the same quake as `event` (one's preferred id among the other's
+    /// ids), each once.
     private func rivals(of event: QuakeEvent) -> [QuakeEvent] {
         var seen: Set<String> = []
-        return event.allIds.compactMap { owners[$0] }.filter { seen.insert($0).inserted }.compactMap { events[$0]?.event }
+        let ids = event.allIds
+        return ids.compactMap { owners[$0] }.filter { seen.insert($0).inserted }.compactMap { events[$0]?.event }
+            .filter { ids.contains($0.id) || $0.allIds.contains(event.id) }
     }
 }
 

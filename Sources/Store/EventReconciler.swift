@@ -3,9 +3,15 @@ import QuakeCatalog
 
 /// Applies one version of one event to the store, by the store's rules:
 ///
-/// 1. **One quake, one row.** A version belongs with every stored event or
-///    tombstone that shares any of its ids (through `event_ids`, which remembers
-///    every id ever seen). Those incumbents and the new version are one quake.
+/// 1. **One quake, one row.** A version is the same quake as a stored event or
+///    tombstone when one's preferred id is among the other's `ids` (that is how a
+///    preferred-id change looks: the new preferred event lists the old preferred
+///    id). Those incumbents and the new version are one quake. Stored events are
+///    found through `event_ids`, which remembers every id ever seen.
+/// 1b. **A shared secondary id merges nothing.** Two live events can both list one
+///    secondary id (a contributing network's id associated with one and later with
+///    the other). They stay two events; the id belongs, in `event_ids`, to the
+///    claimant with the newest `updated`, and moves when a newer claimant comes.
 /// 2. **Newest `updated` wins, strictly.** The new version replaces the
 ///    incumbents only when its `updated` is greater than every incumbent's. An
 ///    older version, or one exactly as old (a tie, even with different content),
@@ -31,6 +37,21 @@ final class EventReconciler {
         let updated: Int64
         /// The row in `events`; `nil` for a tombstone.
         let rowid: Int64?
+        /// Every id of the stored version, comma-wrapped (`,a,b,`).
+        let ids: String
+
+        /// Whether a version with preferred id `preferred` and ids `claimed` is the same quake:
+        /// one's preferred id is among the other's ids.
+        func isSameQuake(asPreferred preferred: String, claiming claimed: [String]) -> Bool {
+            claimed.contains(id) || ids.contains(",\(preferred),")
+        }
+    }
+
+    /// A secondary id the new version shares with another quake.
+    private struct SharedID {
+        let id: String
+        /// The other quake, which holds the id now.
+        let holder: Incumbent
     }
 
     private let directory: any IDDirectory
@@ -50,8 +71,8 @@ final class EventReconciler {
     init(_ db: Database, directory: any IDDirectory, points: PointLog?, recordedAt: String) throws {
         self.directory = directory
         self.points = points
-        findEvent = try RawStatement(db, "SELECT rowid, updated FROM events WHERE id = ?")
-        findTombstone = try RawStatement(db, "SELECT updated FROM tombstones WHERE id = ?")
+        findEvent = try RawStatement(db, "SELECT rowid, updated, ids FROM events WHERE id = ?")
+        findTombstone = try RawStatement(db, "SELECT updated, ids FROM tombstones WHERE id = ?")
         insertEvent = EventRowWriter(try RawStatement(db, EventRow.insertSQL))
         updateEvent = EventRowWriter(try RawStatement(db, EventRow.updateSQL))
         deleteEvent = try RawStatement(db, "DELETE FROM events WHERE rowid = ?")
@@ -66,20 +87,48 @@ final class EventReconciler {
 
     /// Applies `event`, read from `source`, and says what it did.
     func apply(_ event: QuakeEvent, source: String) throws -> Outcome {
-        let ids = Self.claimedIDs(of: event)
+        let claimed = Self.claimedIDs(of: event)
         var preferred: [String] = []
+        var incumbents: [Incumbent] = []
+        var others: [String: Incumbent] = [:]
+        var shared: [SharedID] = []
         var everyIDKnown = true
-        for id in ids {
-            if let known = try directory.preferred(of: id) {
-                if !preferred.contains(known) { preferred.append(known) }
-            } else {
+        for id in claimed {
+            guard let known = try directory.preferred(of: id) else {
                 everyIDKnown = false
+                continue
+            }
+            let isOwnID = id == event.id
+            if isOwnID && known != event.id {
+                // The version's own id, held by a quake that no longer lists it: it is taken
+                // back (a version's preferred id is always its own), and a row of that name is
+                // the version's incumbent.
+                everyIDKnown = false
+                if let own = try incumbent(named: event.id) {
+                    preferred.append(event.id)
+                    incumbents.append(own)
+                }
+            }
+            if preferred.contains(known) { continue }
+            if let other = others[known] {
+                if !isOwnID { shared.append(SharedID(id: id, holder: other)) }
+                continue
+            }
+            guard let stored = try incumbent(named: known) else { continue }
+            if stored.isSameQuake(asPreferred: event.id, claiming: claimed) {
+                preferred.append(known)
+                incumbents.append(stored)
+            } else {
+                others[known] = stored
+                if !isOwnID { shared.append(SharedID(id: id, holder: stored)) }
             }
         }
-        let incumbents = try preferred.compactMap(incumbent(named:))
+        // Ids of this version that stay with another quake: those it shares with a newer claimant.
+        let keptAway = Set(shared.filter { $0.holder.updated >= event.updated }.map(\.id))
+        let ids = claimed.filter { !keptAway.contains($0) }
 
         if let standing = standing(incumbents, newID: event.id), incumbents[standing].updated >= event.updated {
-            return try keep(incumbents[standing], over: incumbents, joining: everyIDKnown ? [] : ids)
+            return try keep(incumbents[standing], over: incumbents, joining: everyIDKnown ? [] : ids.filter { id in !shared.contains { $0.id == id } })
         }
         let live = incumbents.filter { $0.rowid != nil }
         if event.isDeleted {
@@ -97,10 +146,11 @@ final class EventReconciler {
             }
         }
         if event.isDeleted || live.isEmpty { try store(event, source: source) }
-        for stored in incumbents where stored.id != event.id { try redirect(from: stored.id, to: event.id) }
-        if !(everyIDKnown && preferred == [event.id]) {
+        // The version's own ids first, so that its own id names its group before the others join it.
+        if !(everyIDKnown && preferred == [event.id] && shared.isEmpty) {
             for id in ids { try map(id, to: event.id) }
         }
+        for stored in incumbents where stored.id != event.id { try redirect(from: stored.id, to: event.id) }
         if event.isDeleted { return .deleted }
         if live.isEmpty { return .inserted }
         return incumbents.count == 1 && live[0].id == event.id ? .updated : .merged
@@ -119,12 +169,12 @@ final class EventReconciler {
         findEvent.bind(1, id)
         defer { findEvent.reset() }
         if try findEvent.step() {
-            return Incumbent(id: id, updated: findEvent.int64(1), rowid: findEvent.int64(0))
+            return Incumbent(id: id, updated: findEvent.int64(1), rowid: findEvent.int64(0), ids: findEvent.text(2) ?? "")
         }
         findTombstone.bind(1, id)
         defer { findTombstone.reset() }
         if try findTombstone.step() {
-            return Incumbent(id: id, updated: findTombstone.int64(0), rowid: nil)
+            return Incumbent(id: id, updated: findTombstone.int64(0), rowid: nil, ids: findTombstone.text(1) ?? "")
         }
         return nil
     }

@@ -1,11 +1,15 @@
 /// Which event every id belongs to, as a union–find forest: each id points at a node,
 /// each event (group of ids) has a root node carrying its preferred id, so that a
-/// redirect is one pointer change however many ids the event has. About 50 bytes
-/// an id. The operations are those of `IDDirectory`.
+/// redirect is one pointer change however many ids the event has. About 60 bytes
+/// an id. The operations are those of `IDDirectory`, with the same meaning as the
+/// `event_ids` table's: a group is known by its preferred id (`rootNamed`), not by
+/// where that id itself points, so an id that left its group never takes the group along.
 struct IDForest {
     private var nodeOf: [IDKey: Int32] = [:]
     private var parent: [Int32] = []
     private var name: [String] = []
+    /// The root of the group each preferred id names.
+    private var rootNamed: [IDKey: Int32] = [:]
 
     /// A forest with room for about `expectedIDs` ids before it grows (at most a million reserved).
     init(expectedIDs: Int) {
@@ -13,41 +17,27 @@ struct IDForest {
         nodeOf.reserveCapacity(room)
         parent.reserveCapacity(room)
         name.reserveCapacity(room)
+        rootNamed.reserveCapacity(room)
     }
 
     mutating func preferred(of id: String) -> String? {
         nodeOf[IDKey(id)].map { name[Int(root($0))] }
     }
 
+    /// Points `id` at the group `preferred` names (made when there is none).
     mutating func map(_ id: String, to preferred: String) {
         let key = IDKey(id)
-        guard key == IDKey(preferred) else {
-            if let node = nodeOf[key], name[Int(root(node))] == preferred { return }
-            nodeOf[key] = group(named: preferred)
-            return
-        }
-        // An id pointed at itself (every new event's own id). Known, it already belongs with the
-        // group `preferred` names (its own); new, it starts a group of its own named `preferred`.
-        // One look-up that also inserts.
-        Self.fillIfNew(&nodeOf[key, default: -1]) {
-            let node = Int32(parent.count)
-            parent.append(node)
-            name.append(preferred)
-            return node
-        }
+        if let node = nodeOf[key], name[Int(root(node))] == preferred { return }
+        nodeOf[key] = group(named: preferred)
     }
 
+    /// Points every id of the group `old` names at the group `preferred` names.
     mutating func redirect(from old: String, to preferred: String) {
-        guard let node = nodeOf[IDKey(old)] else { return }
-        let from = root(node)
+        guard let from = rootNamed[IDKey(old)] else { return }
         let to = group(named: preferred)
-        if from != to { parent[Int(from)] = to }
-        name[Int(to)] = preferred
-    }
-
-    /// Stores `make()` in `slot` when the slot is new (-1).
-    private static func fillIfNew(_ slot: inout Int32, _ make: () -> Int32) {
-        if slot < 0 { slot = make() }
+        guard from != to else { return }
+        parent[Int(from)] = to
+        rootNamed[IDKey(old)] = nil
     }
 
     /// Every id and its preferred id, in byte order of the id (SQLite's BINARY collation),
@@ -59,14 +49,14 @@ struct IDForest {
         return rows
     }
 
-    /// The root node of the group whose preferred id is `preferred` (the group `preferred` itself
-    /// belongs to, or a new one).
+    /// The root node of the group `preferred` names (a new one when there is none).
     private mutating func group(named preferred: String) -> Int32 {
-        if let node = nodeOf[IDKey(preferred)] { return root(node) }
+        let key = IDKey(preferred)
+        if let node = rootNamed[key] { return node }
         let node = Int32(parent.count)
         parent.append(node)
         name.append(preferred)
-        nodeOf[IDKey(preferred)] = node
+        rootNamed[key] = node
         return node
     }
 

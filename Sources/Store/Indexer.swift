@@ -7,9 +7,10 @@ import QuakeCommon
 /// `quake-bake index`: turns archived pages and ComCat files into the SpatiaLite store.
 ///
 /// The rules (see also `docs/ARCHITECTURE.md`, the store contract):
-/// - One row per quake: a version joins every stored event or tombstone sharing any of
-///   its ids (`event_ids` remembers every id ever seen), so a preferred-id change
-///   merges instead of duplicating.
+/// - One row per quake: a version joins the stored events or tombstones whose preferred
+///   id it lists or which list its preferred id (`event_ids` remembers every id ever
+///   seen), so a preferred-id change merges instead of duplicating; a secondary id two
+///   quakes share merges nothing (see `EventReconciler`).
 /// - Newest `updated` wins, strictly: an older version, or one exactly as old (a tie,
 ///   even with other content), changes nothing; the first indexed version of a given
 ///   `updated` stands. Sources are applied in the order given (the archive in arrival

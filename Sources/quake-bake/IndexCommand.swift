@@ -26,7 +26,7 @@ struct IndexCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     @Option(name: .customLong("from"), help: ArgumentHelp(
-        "A ComCat file to index too: GeoJSON FeatureCollection or Feature, or ComCat CSV, gzip or plain. Repeatable.",
+        "A ComCat file to index too: GeoJSON (FeatureCollection, Feature, one Feature per line, or a text sequence) or ComCat CSV, gzip or plain. Repeatable.",
         valueName: "file"))
     var files: [String] = []
 

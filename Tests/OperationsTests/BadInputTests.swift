@@ -43,6 +43,9 @@ import TestSupport
         BadFile(file: "implausible-values.csv", exitStatus: .success, stored: 1, reject: "outside the plausible range", rejects: 4, message: nil),
         BadFile(file: "all-times-broken.csv", exitStatus: .dataError, stored: 0, reject: "not a valid time", rejects: 5,
                 message: "every one of the 5 items of"),
+        BadFile(file: "tutorial-earthquakes.geojson", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
+        BadFile(file: "tutorial-with-bom.ndjson", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
+        BadFile(file: "tutorial-text-sequence.geojsons", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
         BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
     ]
@@ -109,6 +112,30 @@ import TestSupport
         // The same rows within the limit: exit 0.
         let again = try await QuakeBakeCLI.run(["index", "--workspace", directory.path("ws2").path, "--from", broken.path, "--from", implausible.path])
         #expect(again.status == 0, "\(again.standardError)")
+    }
+
+    /// An event read from a tutorial file (no `updated`) and from the service (with one): the
+    /// service's version wins, in either order (issue 16).
+    @Test func theServicesVersionWinsOverATutorialFile() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let tutorial = Self.corpus.appendingPathComponent("tutorial-earthquakes.geojson")
+        let service = directory.path("service.geojson")
+        try #"""
+            {"type":"Feature","id":"ak16994521","properties":{"mag":2.4,"time":1507425650893,"updated":1507430000000,
+             "ids":",ak16994521,","net":"ak","code":"16994521","status":"reviewed","type":"earthquake"},
+             "geometry":{"type":"Point","coordinates":[-151.5129,63.1016,0]}}
+            """#.write(to: service, atomically: true, encoding: .utf8)
+        for (name, order) in [("tutorial-first", [tutorial, service]), ("service-first", [service, tutorial])] {
+            let workspace = Workspace(root: directory.path(name))
+            for file in order {
+                _ = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--from", file.path]).checked()
+            }
+            let store = try EventStore(opening: workspace.storePath)
+            defer { try? store.close() }
+            let event = try #require(try store.event(id: "ak16994521"))
+            #expect(event.mag == 2.4 && event.status == "reviewed", "\(name)")
+            #expect(try store.statistics().events == 3, "\(name)")
+        }
     }
 
     /// "nothing to index", and why (issue 16).

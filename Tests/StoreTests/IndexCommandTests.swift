@@ -14,12 +14,12 @@ import TestSupport
         let f = StoreFixture()
         let result = try await index(f, ["--from", TestData.usgs("query-m6-1973-2023.csv.gz").path])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError.contains("info index: built the store from 1 sources: 7,047 events read, 7,047 inserted"))
+        #expect(result.standardError.contains("info index: built the store from 1 source: 7,047 events read, 7,047 inserted"))
         #expect(try f.events().count == 7047)
         let again = try await index(f, ["--quiet", "--from", TestData.usgs("query-m6-1973-2023.csv.gz").path])
         #expect(again.status == 0 && again.standardError.isEmpty)
         let rebuilt = try await index(f, ["--rebuild", "--from", TestData.usgs("query-m4-1921-2021.csv.gz").path])
-        #expect(rebuilt.status == 0 && rebuilt.standardError.contains("built the store from 1 sources: 2,054 events read"))
+        #expect(rebuilt.status == 0 && rebuilt.standardError.contains("built the store from 1 source: 2,054 events read"))
         #expect(try f.events().count == 2054)
     }
 

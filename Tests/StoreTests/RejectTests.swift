@@ -31,17 +31,18 @@ import Testing
             (Self.feature("b6", longitude: "Infinity"), "longitude is inf (not a finite number)"),
             (Self.feature("b7", time: #""1970-01-01T00:00:02.-2147483648Z""#), "property time is not a valid time"),
             (Self.feature("b8", geometry: #"{"type":"Point","coordinates":[-117.5]}"#), "Point has no [longitude, latitude] coordinates"),
-            (Self.feature("b9", updated: "null"), "missing \"updated\" time"),
             (Self.feature("b10").replacingOccurrences(of: #""mag":2.1"#, with: #""mag":2.1,,"#), "broken JSON"),
         ]
-        let good = [Self.feature("g1"), Self.feature("g2", longitude: "190"), Self.feature("g3", longitude: "180")]
+        // No `updated` (as in files made for web maps) is the oldest possible version, not a reject.
+        let good = [Self.feature("g1"), Self.feature("g2", longitude: "190"), Self.feature("g3", longitude: "180"), Self.feature("g4", updated: "null")]
         let source = try f.file("bad.geojson", Self.collection([good[0]] + bad.map(\.0) + good[1...]))
         let summary = try f.index([source])
-        #expect(summary.counts.inserted == 3)
+        #expect(summary.counts.inserted == 4)
         #expect(summary.counts.rejected == bad.count)
         #expect(summary.damaged.isEmpty)
         let stored = try f.events()
-        #expect(Set(stored.keys) == ["g1", "g2", "g3"])
+        #expect(Set(stored.keys) == ["g1", "g2", "g3", "g4"])
+        #expect(stored["g4"]?.updated == PlausibleRanges.earliestTime)
         #expect(stored["g2"]?.longitude == -170)   // 190 normalised into [-180, 180]
         #expect(stored["g3"]?.longitude == 180)    // exactly 180 kept as the service writes it
         let rejects = try f.read { try $0.rejects() }

@@ -109,6 +109,39 @@ import Testing
         }
     }
 
+    /// Two live quakes that both list one secondary id (seen in an April 2014 all_week feed:
+    /// a M2.9 and a M4.1 six hours apart, one `at…` tsunami-centre id on both) stay two
+    /// quakes; the id belongs to the claimant with the newest `updated`, and moves when a
+    /// newer claimant comes (issue 16). Both in one page and in two, fresh and incremental.
+    @Test(arguments: [true, false])
+    func twoQuakesSharingASecondaryIDStayTwo(onePage: Bool) throws {
+        let f = StoreFixture()
+        var small = quake("ak11235813", updated: 10, ids: ["ak11235813", "at00n3xyz1"], mag: 2.9)
+        small.time = 1_397_000_000_000
+        var large = quake("us20001abc", updated: 20, ids: ["us20001abc", "at00n3xyz1"], mag: 4.1, longitude: -150.2, latitude: 61.1)
+        large.time = 1_397_021_600_000
+        if onePage { try f.index(small, large) } else { try f.index(small); try f.index(large) }
+        #expect(try f.events() == ["ak11235813": small, "us20001abc": large])
+        try f.read { (store: EventStore) throws in #expect(try store.preferredID(of: "at00n3xyz1") == "us20001abc") }
+        // A newer version of the small one, still claiming the id, takes it; nothing merges.
+        var revised = small
+        revised.updated = 30
+        revised.mag = 3.0
+        let counts = try f.index(revised)
+        #expect(counts.updated == 1 && counts.merged == 0)
+        #expect(try f.events() == ["ak11235813": revised, "us20001abc": large])
+        try f.read { (store: EventStore) throws in
+            #expect(try store.preferredID(of: "at00n3xyz1") == "ak11235813")
+            #expect(try store.preferredID(of: "us20001abc") == "us20001abc")
+        }
+        // A claimant older than the id's holder takes nothing from it.
+        var older = large
+        older.updated = 25
+        #expect(try f.index(older).updated == 1)
+        try f.read { (store: EventStore) throws in #expect(try store.preferredID(of: "at00n3xyz1") == "ak11235813") }
+        #expect(try f.value("SELECT count(*) FROM idx_events_geom") == "2")
+    }
+
     @Test func aDeletionRemovesTheEventAndLeavesATombstone() throws {
         let f = StoreFixture()
         try f.index(quake("nc1", updated: 1), quake("nc2", updated: 1))
