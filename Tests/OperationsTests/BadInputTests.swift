@@ -46,6 +46,7 @@ import TestSupport
         BadFile(file: "tutorial-earthquakes.geojson", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
         BadFile(file: "tutorial-with-bom.ndjson", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
         BadFile(file: "tutorial-text-sequence.geojsons", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
+        BadFile(file: "shared-secondary-id.geojson", exitStatus: .success, stored: 2, reject: nil, rejects: 0, message: nil),
         BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
     ]
@@ -136,6 +137,26 @@ import TestSupport
             #expect(event.mag == 2.4 && event.status == "reviewed", "\(name)")
             #expect(try store.statistics().events == 3, "\(name)")
         }
+    }
+
+    /// Two live events sharing a secondary id, served by the stand-in, fetched and indexed:
+    /// both are served, archived and stored, and `eventid=` and `event_ids` give the newer
+    /// for the shared id (issue 16.1).
+    @Test func twoEventsSharingASecondaryIDStayTwoFromServiceToStore() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let file = Self.corpus.appendingPathComponent("shared-secondary-id.geojson")
+        let standIn = try StandInProcess(catalogs: [file])
+        let (data, _) = try await standIn.get("query", "eventid=at00n3xyz1&format=geojson")
+        #expect(CatalogFile.read(data, source: "eventid").events.map(\.id) == ["us20001abc"])
+        let root = directory.path("ws").path
+        _ = try await QuakeBakeCLI.run(["fetch", "--workspace", root, "--service", standIn.baseURL.absoluteString,
+                                        "--start", "2014-04-01", "--end", "2014-05-01", "--quiet"]).checked()
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet"]).checked()
+        let store = try EventStore(opening: Workspace(root: directory.path("ws")).storePath)
+        defer { try? store.close() }
+        #expect(try store.event(id: "ak11235813")?.mag == 2.9)
+        #expect(try store.event(id: "us20001abc")?.mag == 4.1)
+        #expect(try store.preferredID(of: "at00n3xyz1") == "us20001abc")
     }
 
     /// "nothing to index", and why (issue 16).
