@@ -54,6 +54,7 @@ enum BundleBuilder {
         let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
         let preview = BackgroundWork("export.preview") {
             try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
+            try write(Data(StyleWriter.json(name: options.name).utf8), to: directory.appendingPathComponent("style.json"))
             try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
                       to: directory.appendingPathComponent("preview.html"))
         }

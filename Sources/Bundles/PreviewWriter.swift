@@ -16,6 +16,23 @@ enum PreviewWriter {
         }
         data.raw("{\"name\":")
         data.string(name)
+        data.raw(",\"legend\":{\"bands\":[")
+        for (i, band) in MagnitudeLegend.bands.enumerated() {
+            data.raw(i == 0 ? "{\"from\":" : ",{\"from\":")
+            data.number(band.from)
+            data.raw(",\"colour\":")
+            data.string(band.colour)
+            data.raw(",\"label\":")
+            data.string(band.label)
+            data.raw("}")
+        }
+        data.raw("],\"unknown\":")
+        data.string(MagnitudeLegend.unknownColour)
+        data.raw(",\"cluster\":")
+        data.string(MagnitudeLegend.clusterColour)
+        data.raw(",\"background\":")
+        data.string(MagnitudeLegend.background)
+        data.raw("}")
         data.raw(",\"events\":")
         data.integer(table.count)
         data.raw(",\"first\":")
@@ -93,10 +110,10 @@ enum PreviewWriter {
         const data = JSON.parse(document.getElementById("data").textContent);
         const canvas = document.getElementById("map"), ctx = canvas.getContext("2d");
         const zoomSelect = document.getElementById("zoom"), slider = document.getElementById("slider");
-        const bands = [[7, "#ff2d2d", "≥7"], [6, "#ff7b00", "6–7"], [5, "#ffc300", "5–6"], [4, "#c8e65c", "4–5"], [3, "#4cc9f0", "3–4"], [-99, "#7b8cde", "<3"]];
-        const colour = m => m === null ? "#9aa5b1" : bands.find(b => m >= b[0])[1];
+        const bands = data.legend.bands.slice().reverse().map((b, i, all) => [i == all.length - 1 ? -Infinity : b.from, b.colour, b.label]);
+        const colour = m => m === null ? data.legend.unknown : bands.find(b => m >= b[0])[1];
         const radius = m => m === null ? 1.5 : Math.max(1.5, Math.pow(1.6, m) / 2.5);
-        document.getElementById("legend").innerHTML = bands.map(b => `<span style="background:${b[1]}"></span>${b[2]}`).join("") + '<span style="background:#778"></span>cluster';
+        document.getElementById("legend").innerHTML = bands.map(b => `<span style="background:${b[1]}"></span>${b[2]}`).join("") + `<span style="background:${data.legend.cluster}"></span>cluster`;
         for (const z of data.zooms) zoomSelect.add(new Option(`${z.zoom} (${z.events.length + z.clusters.length} features)`, z.zoom));
         if (!data.zooms.length) document.getElementById("count").textContent = "no zoom is small enough to preview";
         const untilTime = () => data.first + (data.last - data.first) * slider.value / 1000;
@@ -104,7 +121,7 @@ enum PreviewWriter {
           const width = canvas.clientWidth, height = Math.round(width / 2), ratio = window.devicePixelRatio || 1;
           canvas.width = width * ratio; canvas.height = height * ratio; canvas.style.height = height + "px";
           ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-          ctx.fillStyle = "#0d1b2a"; ctx.fillRect(0, 0, width, height);
+          ctx.fillStyle = data.legend.background; ctx.fillRect(0, 0, width, height);
           const x = lon => (lon + 180) / 360 * width, y = lat => (90 - lat) / 180 * height;
           ctx.strokeStyle = "#243447"; ctx.lineWidth = 1; ctx.beginPath();
           for (let lon = -180; lon <= 180; lon += 30) { ctx.moveTo(x(lon), 0); ctx.lineTo(x(lon), height); }
@@ -115,7 +132,7 @@ enum PreviewWriter {
           document.getElementById("until").textContent = new Date(until * 1000).toISOString().slice(0, 10);
           if (!layer) return;
           let shown = 0;
-          ctx.fillStyle = "rgba(119, 119, 136, 0.45)";
+          ctx.fillStyle = data.legend.cluster; ctx.globalAlpha = 0.45;
           for (const [lon, lat, count, maxMag, first] of layer.clusters) {
             if (first > until) continue;
             ctx.beginPath(); ctx.arc(x(lon), y(lat), 2 + Math.log2(count) * 1.5, 0, 2 * Math.PI); ctx.fill();

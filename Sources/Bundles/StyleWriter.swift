@@ -1,0 +1,58 @@
+import Foundation
+
+/// Writes `style.json`: a MapLibre style (style spec v8) for the bundle's own tiles, so that a
+/// map app, MapLibre GL JS or MapLibre Native draws the bundle offline, as the preview does.
+///
+/// The vector source is `pmtiles://quakes.pmtiles`, relative to the bundle: an app that
+/// keeps the bundle elsewhere, or reads `quakes.mbtiles`, puts its own URL in
+/// `sources.quakes.url` (`mbtiles:///abs/quakes.mbtiles` in MapLibre Native). No glyphs,
+/// sprites or other sources: nothing is fetched from elsewhere. Quakes are circles coloured
+/// by `MagnitudeLegend` and sized by magnitude, growing with the zoom; summaries of hidden
+/// quakes (`clusters`) are grey discs sized by their count, drawn under the quakes.
+enum StyleWriter {
+    /// The style's text (keys in a fixed order, so the bytes are deterministic).
+    static func json(name: String) -> String {
+        let bands = MagnitudeLegend.bands
+        // Unknown magnitudes (-100 here) in their own colour, then one colour per class.
+        var colour: [JSON] = [.string("step"), .array([.string("coalesce"), .array([.string("get"), .string("mag")]), .int(-100)]),
+                              .string(MagnitudeLegend.unknownColour), .int(-99)]
+        for (i, band) in bands.enumerated() {
+            if i > 0 { colour.append(.number(band.from)) }
+            colour.append(.string(band.colour))
+        }
+        let magnitude: JSON = .array([.string("coalesce"), .array([.string("get"), .string("mag")]), .int(0)])
+        func size(_ small: Double, _ large: Double) -> JSON {
+            .array([.string("interpolate"), .array([.string("exponential"), .number(1.5)]), magnitude,
+                    .int(0), .number(small), .int(9), .number(large)])
+        }
+        let radius: JSON = .array([.string("interpolate"), .array([.string("linear")]), .array([.string("zoom")]),
+                                   .int(0), size(1.5, 9), .int(6), size(2.5, 16), .int(12), size(4, 28)])
+        let clusterRadius: JSON = .array([.string("interpolate"), .array([.string("linear")]),
+                                          .array([.string("ln"), .array([.string("coalesce"), .array([.string("get"), .string("point_count")]), .int(1)])]),
+                                          .int(0), .int(3), .int(12), .int(22)])
+        let legend: JSON = .array(bands.map { .object([("from", .number($0.from)), ("colour", .string($0.colour)), ("label", .string($0.label))]) })
+        let style: JSON = .object([
+            ("version", .int(8)),
+            ("name", .string(name)),
+            ("metadata", .object([("quake-bake:legend", legend), ("quake-bake:unknown", .string(MagnitudeLegend.unknownColour)),
+                                  ("quake-bake:cluster", .string(MagnitudeLegend.clusterColour))])),
+            ("sources", .object([("quakes", .object([("type", .string("vector")), ("url", .string("pmtiles://quakes.pmtiles")),
+                                                     ("attribution", .string("Earthquakes: U.S. Geological Survey, ComCat"))]))])),
+            ("layers", .array([
+                .object([("id", .string("background")), ("type", .string("background")),
+                         ("paint", .object([("background-color", .string(MagnitudeLegend.background))]))]),
+                .object([("id", .string("clusters")), ("type", .string("circle")), ("source", .string("quakes")),
+                         ("source-layer", .string("clusters")),
+                         ("paint", .object([("circle-color", .string(MagnitudeLegend.clusterColour)), ("circle-opacity", .number(0.45)),
+                                            ("circle-radius", clusterRadius)]))]),
+                .object([("id", .string("quakes")), ("type", .string("circle")), ("source", .string("quakes")),
+                         ("source-layer", .string("quakes")),
+                         ("layout", .object([("circle-sort-key", magnitude)])),
+                         ("paint", .object([("circle-color", .array(colour)), ("circle-opacity", .number(0.85)),
+                                            ("circle-radius", radius), ("circle-stroke-color", .string("#0d1b2a")),
+                                            ("circle-stroke-width", .number(0.5))]))]),
+            ])),
+        ])
+        return style.text + "\n"
+    }
+}
