@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Counts pixels of given colours in a PNG (a screenshot of the preview, say).
+
+  picture_witness.py FILE NAME=#rrggbb[,#rrggbb...] ...
+
+A pixel counts for NAME when it is within 24 (sum of |dr|+|dg|+|db|) of one of its
+colours. Prints JSON: {"NAME": N, ..., "pixels": N}.
+"""
+import json
+import sys
+
+import numpy
+
+from png import decode_png, hex_colour
+
+
+def main():
+    with open(sys.argv[1], "rb") as f:
+        pixels = decode_png(f.read())
+    report = {"pixels": int(pixels.shape[0] * pixels.shape[1])}
+    for spec in sys.argv[2:]:
+        name, colours = spec.split("=", 1)
+        hit = numpy.zeros(pixels.shape[:2], dtype=bool)
+        for colour in colours.split(","):
+            hit |= numpy.abs(pixels - hex_colour(colour)).sum(axis=2) <= 24
+        report[name] = int(hit.sum())
+    print(json.dumps(report, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
