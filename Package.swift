@@ -10,6 +10,7 @@
 //   Tiles     — thinning per zoom and vector-tile (MVT) encoding
 //   Bundles   — MBTiles, PMTiles, GeoJSON, app database, manifest, atomic publishing
 //   Operations — bake (cron), status, locking, configuration
+//   Serve     — `serve`: a bundle over HTTP for MapLibre GL JS in a browser
 //   quake-bake — the thin command-line front end
 //   StandIn / usgs-stand-in — a local emulator of the USGS service for tests and the demo
 import PackageDescription
@@ -78,9 +79,18 @@ let package = Package(
             .product(name: "Yams", package: "Yams"),
         ], path: "Sources/Operations"),
 
+        // `quake-bake serve`: a bundle over HTTP for MapLibre GL JS (vendored, see Sources/Serve/LICENSE-maplibre-gl.txt).
+        .target(name: "QuakeServe", dependencies: [
+            "QuakeBundles", "QuakeSQLite", "QuakeCommon",
+            .product(name: "FlyingFox", package: "FlyingFox"),
+            .product(name: "FlyingSocks", package: "FlyingFox"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Serve", exclude: ["LICENSE-maplibre-gl.txt"]),
+
         // The command-line front end: parses arguments, calls one stage, reports.
         .executableTarget(name: "quake-bake", dependencies: [
-            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
+            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/quake-bake"),

@@ -155,7 +155,7 @@ enum PreviewWriter {
 
 extension String {
     /// The text with `&`, `<`, `>` and `"` escaped for HTML.
-    var htmlEscaped: String {
+    public var htmlEscaped: String {
         replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }

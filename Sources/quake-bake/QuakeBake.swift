@@ -21,6 +21,6 @@ struct QuakeBake: AsyncParsableCommand {
         line, 65 too many bad events, 75 temporary failure (service unavailable
         or workspace locked: try again later).
         """,
-        subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, BakeCommand.self, StatusCommand.self]
+        subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, BakeCommand.self, StatusCommand.self, ServeCommand.self]
     )
 }

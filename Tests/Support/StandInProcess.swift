@@ -119,8 +119,9 @@ public final class StandInProcess: @unchecked Sendable {
         try BuiltExecutable.url(named: "usgs-stand-in", override: "USGS_STAND_IN")
     }
 
-    /// The first line the process prints, or `nil` if it ends (or `timeout` passes) first.
-    private static func firstLine(of handle: FileHandle, process: Process, timeout: TimeInterval) -> String? {
+    /// The first line the process prints, or `nil` if it ends (or `timeout` passes) first
+    /// (the watchdog then terminates it). Servers print where they listen this way.
+    public static func firstLine(of handle: FileHandle, process: Process, timeout: TimeInterval) -> String? {
         let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: watchdog)
         defer { watchdog.cancel() }

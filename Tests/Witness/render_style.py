@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Renders a bundle with its own style.json in MapLibre Native (mapli) and counts pixels.
 
-  render_style.py BUNDLE_DIR OUT_DIR VIEW...   each VIEW is name:lon:lat:zoom
+  render_style.py BUNDLE_DIR OUT_DIR VIEW...           each VIEW is name:lon:lat:zoom
+  render_style.py --style-url URL OUT_DIR VIEW...     a style as `quake-bake serve` hands it out
 
 The style's vector source is pointed at BUNDLE_DIR/quakes.pmtiles (absolute file URL);
-nothing else in the style changes. For each view it writes OUT_DIR/<name>.png (800x600)
+nothing else in the style changes. With --style-url the style is fetched over HTTP and
+drawn as it is (its tiles come from the same server). For each view it writes OUT_DIR/<name>.png (800x600)
 and reports how many pixels have the colour of a quake (any class of the legend kept in
 the style's metadata, as MapLibre blends it over the background) and how many the
 background's. Prints JSON: {"<name>": {"quake": N, "background": N, "pixels": N}}.
@@ -12,6 +14,7 @@ background's. Prints JSON: {"<name>": {"quake": N, "background": N, "pixels": N}
 import json
 import os
 import sys
+import urllib.request
 
 os.environ.setdefault("EGL_PLATFORM", "surfaceless")
 import numpy  # noqa: E402
@@ -22,10 +25,15 @@ WIDTH, HEIGHT = 800, 600
 
 
 def main():
-    bundle, out_dir, views = sys.argv[1], sys.argv[2], sys.argv[3:]
-    with open(os.path.join(bundle, "style.json")) as f:
-        style = json.load(f)
-    style["sources"]["quakes"]["url"] = "pmtiles://file://" + os.path.abspath(os.path.join(bundle, "quakes.pmtiles"))
+    if sys.argv[1] == "--style-url":
+        with urllib.request.urlopen(sys.argv[2]) as response:
+            style = json.load(response)
+        out_dir, views = sys.argv[3], sys.argv[4:]
+    else:
+        bundle, out_dir, views = sys.argv[1], sys.argv[2], sys.argv[3:]
+        with open(os.path.join(bundle, "style.json")) as f:
+            style = json.load(f)
+        style["sources"]["quakes"]["url"] = "pmtiles://file://" + os.path.abspath(os.path.join(bundle, "quakes.pmtiles"))
     background = hex_colour(next(l for l in style["layers"] if l["type"] == "background")["paint"]["background-color"])
     legend = [hex_colour(b["colour"]) for b in style["metadata"]["quake-bake:legend"]]
     quake_layer = next(l for l in style["layers"] if l["id"] == "quakes")
