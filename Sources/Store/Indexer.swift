@@ -178,6 +178,8 @@ public enum Indexer {
             logger.info("\(nothing)")
             return
         }
+        // Every source unreadable: each was named as it was met, and there is nothing else to say.
+        if summary.unreadable.count == summary.sources.count { return }
         logger.info("""
             \(summary.builtAfresh ? "built" : "updated") the store from \(Format.count(summary.sources.count, "source"))\
             \(skipped > 0 ? " (\(Format.count(skipped)) already indexed)" : ""): \

@@ -64,7 +64,8 @@ struct IndexCommand: AsyncParsableCommand {
                 ? try Indexer.rebuild(sources, store: workspace.storePath, progress: common.progress, logger: logger)
                 : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
             if !summary.unreadable.isEmpty {
-                throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read: \(summary.unreadable.joined(separator: "; "))")
+                // Each was named above as it was met.
+                throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read (named above); the others are indexed")
             }
             if !summary.damaged.isEmpty {
                 throw QuakeBakeError("\(summary.damaged.count) of \(Format.count(summary.sources.count, "source")) \(summary.damaged.count == 1 ? "was" : "were") damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",

@@ -13,6 +13,7 @@ struct QuakeBake: AsyncParsableCommand {
           export  thin events per zoom and write map bundles
           bake    fetch, index and export in one run, for cron
           status  where things stand
+          serve   the current bundle over HTTP, for a browser at every zoom
 
         Everything lives in one workspace directory: --workspace, else
         $QUAKE_BAKE_WORKSPACE, else ~/.local/share/quake-bake.
@@ -21,6 +22,10 @@ struct QuakeBake: AsyncParsableCommand {
         line, 65 too many bad events, 75 temporary failure (service unavailable
         or workspace locked: try again later).
         """,
+        version: "quake-bake \(QuakeBake.version)",
         subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, BakeCommand.self, StatusCommand.self, ServeCommand.self]
     )
+
+    /// The release, as `--version` prints it.
+    static let version = "0.2.0"
 }

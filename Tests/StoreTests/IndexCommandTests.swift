@@ -23,6 +23,21 @@ import TestSupport
         #expect(try f.events().count == 2054)
     }
 
+    /// A file that is not there is said once, in words, and nothing is announced as built (issue 17).
+    @Test func aMissingFileIsSaidOnce() async throws {
+        let f = StoreFixture()
+        let result = try await index(f, ["--from", "/nonexistent/missing.csv"])
+        #expect(result.status == ExitStatus.failure.rawValue)
+        #expect(result.standardError.components(separatedBy: "missing.csv").count == 2, "\(result.standardError)")
+        #expect(result.standardError.contains("/nonexistent/missing.csv: cannot read: No such file or directory"))
+        #expect(!result.standardError.contains("built the store"), "\(result.standardError)")
+    }
+
+    @Test func versionIsPrinted() async throws {
+        let result = try await QuakeBakeCLI.run(["--version"])
+        #expect(result.status == 0 && result.standardOutput.hasPrefix("quake-bake "), "\(result.standardOutput)")
+    }
+
     @Test func aRebuildWithNothingToRebuildFromLeavesTheStoreAlone() async throws {
         let f = StoreFixture()
         #expect(try await index(f, ["--from", TestData.usgs("query-m4-1921-2021.csv.gz").path]).status == 0)
