@@ -281,6 +281,8 @@ enum PreviewPage {
         if (!readHash()) frame();
         drawHistogram();
         draw();
+        // When the first picture was ready, in ms since the page began loading (for measuring).
+        document.body.dataset.firstPaintMs = String(Math.round(performance.now()));
         changed();
         </script>
         </body>
