@@ -14,6 +14,8 @@ public enum Interruption {
     private struct State {
         var command = "quake-bake"
         var stage = "start-up"
+        /// Whether the stage leaves work a next run resumes from (not so for `serve`).
+        var resumable = true
         var actions: [@Sendable (_ exitCode: Int32, _ note: String) -> Void] = []
         var sources: [DispatchSourceSignal] = []
     }
@@ -38,8 +40,9 @@ public enum Interruption {
     }
 
     /// Names the stage under way, for the message (`bake` moves through fetch, index, export).
-    public static func enter(stage: String) {
-        lock.withLock { state.stage = stage }
+    /// A stage that is not `resumable` (a server) is simply said to have stopped.
+    public static func enter(stage: String, resumable: Bool = true) {
+        lock.withLock { state.stage = stage; state.resumable = resumable }
     }
 
     /// Runs `action` when a signal ends the run, before the process exits; it is given the
@@ -49,12 +52,14 @@ public enum Interruption {
     }
 
     private static func interrupted(by number: Int32) -> Never {
-        let (command, stage, actions) = lock.withLock { (state.command, state.stage, state.actions) }
+        let (command, stage, actions, resumable) = lock.withLock { (state.command, state.stage, state.actions, state.resumable) }
         let name = number == SIGINT ? "SIGINT" : "SIGTERM"
         let code = 128 + number
         let note = "interrupted by \(name) during \(stage)"
         for action in actions { action(code, note) }
-        let line = "quake-bake \(command): \(note); finished work is kept and the next run resumes from it (exit \(code))\n"
+        let line = resumable
+            ? "quake-bake \(command): \(note); finished work is kept and the next run resumes from it (exit \(code))\n"
+            : "quake-bake \(command): stopped by \(name) (exit \(code))\n"
         FileHandle.standardError.write(Data(line.utf8))
         _exit(code)
     }

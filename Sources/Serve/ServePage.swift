@@ -41,7 +41,10 @@ enum ServePage {
         });
         map.on("error", e => { document.body.dataset.error = String(e.error && e.error.message || e.error || e); console.error(document.body.dataset.error); });
         addEventListener("error", e => { document.body.dataset.error = e.message; });
-        map.on("idle", () => { document.body.dataset.inView = String(map.queryRenderedFeatures({ layers: ["quakes"] }).length); });
+        map.on("idle", () => {
+          document.body.dataset.inView = String(map.queryRenderedFeatures({ layers: ["quakes"] }).length);
+          document.body.dataset.idle = "1";
+        });
         const escape = s => String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
         map.on("click", "quakes", e => {
           const p = e.features[0].properties, t = new Date(p.time);

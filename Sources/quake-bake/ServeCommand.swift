@@ -43,7 +43,7 @@ struct ServeCommand: AsyncParsableCommand {
             }
             _ = try locate()
             let server = try BundleServer(host: host, port: port, logger: logger, locate: locate)
-            Interruption.enter(stage: "serve")
+            Interruption.enter(stage: "serve", resumable: false)
             try await server.run { url in
                 FileHandle.standardOutput.write(Data("\(url.absoluteString)\n".utf8))
                 logger.info("serving \(directory.path) at \(url.absoluteString)")
