@@ -35,11 +35,24 @@ struct ExportCommand: AsyncParsableCommand {
     @OptionGroup var bundle: BundleFlags
     @Flag(help: "Encode every tile, reusing nothing from the current bundle (the result is the same).") var full = false
 
+    /// Bad options are said in ArgumentParser's form (`Error: …` and the usage, exit 64).
+    func validate() throws {
+        do {
+            _ = try exportOptions()
+        } catch let error as QuakeBakeError {
+            throw ValidationError(error.description)
+        }
+    }
+
     func run() async throws {
         let logger = common.logger(for: "export")
         try await Reporting.run(logger, command: "export") {
             let options = try exportOptions()
             let workspace = common.resolvedWorkspace
+            // Nothing to export from: say so before creating anything (a lock, a directory).
+            guard FileManager.default.fileExists(atPath: workspace.storePath.path) else {
+                throw QuakeBakeError("no store at \(workspace.storePath.path): run `quake-bake index` first")
+            }
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake export")
             defer { lock.release() }
             let outDirectory = out.map { URL(fileURLWithPath: $0) } ?? workspace.bundlesDirectory

@@ -31,13 +31,16 @@ import TestSupport
         let dir = TemporaryDirectory("cli")
         let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path] + flags)
         #expect(outcome.status == 64, "\(flags): \(outcome.standardError)")
-        #expect(!outcome.standardError.isEmpty)
+        // In ArgumentParser's form, as every command's usage errors (issue 17).
+        #expect(outcome.standardError.hasPrefix("Error: ") && outcome.standardError.contains("Usage: quake-bake export"), "\(outcome.standardError)")
     }
 
     @Test func aMissingStoreSaysWhatToDo() async throws {
         let dir = TemporaryDirectory("cli")
-        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path])
+        let workspace = dir.path("never-made")
+        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", workspace.path])
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("quake-bake index"))
+        #expect(!FileManager.default.fileExists(atPath: workspace.path), "a failed export creates nothing")
     }
 }
