@@ -52,7 +52,8 @@ import TestSupport
         let victim = dir.path("victim.txt")
         try Data("do not truncate me".utf8).write(to: victim)
         try FileManager.default.createSymbolicLink(at: workspace.appendingPathComponent("lock"), withDestinationURL: victim)
-        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", workspace.path])
+        // `index` takes the lock before anything else.
+        let outcome = try await QuakeBakeCLI.run(["index", "--workspace", workspace.path])
         #expect(outcome.status != 0)
         #expect(outcome.standardError.contains("symlink"), "\(outcome.standardError)")
         #expect(try String(contentsOf: victim, encoding: .utf8) == "do not truncate me")
