@@ -64,7 +64,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Store"),
         .target(name: "QuakeTiles", dependencies: [
-            "QuakeCatalog", "QuakeCommon",
+            "QuakeCommon",
         ], path: "Sources/Tiles"),
         .target(name: "QuakeBundles", dependencies: [
             "QuakeTiles", "QuakeCatalog", "QuakeCommon",
@@ -73,7 +73,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
         .target(name: "QuakeOperations", dependencies: [
-            "QuakeSQLite", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
@@ -97,13 +97,13 @@ let package = Package(
 
         // The USGS FDSN event service emulator (tests and the demo).
         .target(name: "USGSStandIn", dependencies: [
-            "QuakeCatalog", "QuakeCommon", "CZlib",
+            "QuakeCatalog", "QuakeCommon",
             .product(name: "FlyingFox", package: "FlyingFox"),
             .product(name: "FlyingSocks", package: "FlyingFox"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/StandIn"),
         .executableTarget(name: "usgs-stand-in", dependencies: [
-            "USGSStandIn", "QuakeCommon",
+            "USGSStandIn", "QuakeCatalog", "QuakeCommon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Sources/usgs-stand-in"),
 
@@ -116,6 +116,7 @@ let package = Package(
         .executableTarget(name: "bench-export", dependencies: [
             "BenchSupport", "QuakeBundles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/bench-export"),
 
         // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
