@@ -7,12 +7,15 @@ import TestSupport
 /// Kill `bake` with SIGKILL at random moments, run it again, and check nothing is corrupt or lost.
 ///
 /// Three trials in the regular suite; `Scripts/chaos 100` runs a hundred (`QUAKE_BAKE_CHAOS_TRIALS`)
-/// and prints the figures.
+/// and prints the figures. The moments of the kills come from a seed, printed with the figures
+/// (`QUAKE_BAKE_CHAOS_SEED` replays a run's choices; by default a new one each run).
 @Suite(.serialized) struct ChaosTests {
     static let stages = ["fetch", "index", "export", "publish"]
 
     @Test func killedBakesLeaveNothingCorruptOrLost() async throws {
         let trials = ProcessInfo.processInfo.environment["QUAKE_BAKE_CHAOS_TRIALS"].flatMap(Int.init) ?? 3
+        let seed = ProcessInfo.processInfo.environment["QUAKE_BAKE_CHAOS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
+        var random = SeededGenerator(seed: seed)
         let standIn = try StandInProcess(replay: .init(file: TestData.history("all_day-versions-2024-10.csv.gz"),
                                                        start: "2024-10-01T00:00:00Z", seed: 5, renameRate: 0.005, deleteRate: 0.002))
         let directory = TemporaryDirectory("chaos")
@@ -30,7 +33,7 @@ import TestSupport
         for trial in 1...trials {
             try await standIn.advanceReplay(by: "12h")
             let target = Self.stages[trial % Self.stages.count]
-            if let stage = try await Self.killDuring(target, arguments, workspace: workspace) { kills[stage, default: 0] += 1 }
+            if let stage = try await Self.killDuring(target, arguments, workspace: workspace, random: &random) { kills[stage, default: 0] += 1 }
 
             let rerun = try await QuakeBakeCLI.run(arguments)
             #expect(rerun.status == 0, "trial \(trial): \(rerun.standardError)")
@@ -49,7 +52,7 @@ import TestSupport
         let perStage = (Self.stages + kills.keys.filter { !Self.stages.contains($0) }.sorted())
             .map { "\($0) \(kills[$0] ?? 0)" }.joined(separator: ", ")
         let finished = trials - kills.values.reduce(0, +)
-        print("chaos: \(trials) trials; kills per stage: \(perStage) (finished before their kill: \(finished)); "
+        print("chaos (seed \(seed)): \(trials) trials; kills per stage: \(perStage) (finished before their kill: \(finished)); "
               + "corruptions: \(corruptions); events lost: \(lost)")
         #expect(corruptions == 0 && lost == 0)
     }
@@ -57,10 +60,10 @@ import TestSupport
     /// Starts a bake and SIGKILLs it once the run history shows it in `stage` (or a later one),
     /// after a further random pause of up to 50 ms (2 ms for publish, which takes a few ms). Returns the
     /// stage it died in, or `nil` if it finished first.
-    static func killDuring(_ stage: String, _ arguments: [String], workspace: Workspace) async throws -> String? {
+    static func killDuring(_ stage: String, _ arguments: [String], workspace: Workspace, random: inout SeededGenerator) async throws -> String? {
         let previous = (try? RecordedRun.recent(in: workspace, limit: 1))?.first?.id ?? -1
         let wanted = stages.firstIndex(of: stage)!
-        let pause = UInt32.random(in: 0...(stage == "publish" ? 2_000 : 50_000))
+        let pause = UInt32.random(in: 0...(stage == "publish" ? 2_000 : 50_000), using: &random)
         let run = try await QuakeBakeCLI.run(arguments, killedWhen: {
             guard let run = try? RecordedRun.recent(in: workspace, limit: 1).first, run.id != previous,
                   let index = stages.firstIndex(of: run.stage), index >= wanted else { return false }
