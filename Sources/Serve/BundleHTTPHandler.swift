@@ -1,6 +1,7 @@
 import FlyingFox
 import Foundation
 import Logging
+import QuakeBundles
 import QuakeCommon
 
 /// Answers the browser: the map page, MapLibre GL JS, the bundle's style (its source pointed
@@ -13,6 +14,11 @@ struct BundleHTTPHandler: HTTPHandler {
     let locate: @Sendable () throws -> URL
     let archives: ArchiveCache
     let logger: Logger
+
+    /// The files served from the binary, encoded once (MapLibre GL JS is a megabyte).
+    private static let javascript = Data(MapLibreGL.javascript.utf8)
+    private static let stylesheet = Data(MapLibreGL.stylesheet.utf8)
+    private static let basemap = Data(Basemap.countries.utf8)
 
     /// Files of the bundle served as they are.
     static let plainFiles: [String: String] = [
@@ -43,11 +49,11 @@ struct BundleHTTPHandler: HTTPHandler {
         case "/", "/index.html":
             return Self.body(Data(ServePage.html(title: bundle.lastPathComponent).utf8), type: "text/html; charset=utf-8", cache: "no-cache")
         case "/maplibre-gl.js":
-            return Self.body(Data(MapLibreGL.javascript.utf8), type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
+            return Self.body(Self.javascript, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
         case "/maplibre-gl.css":
-            return Self.body(Data(MapLibreGL.stylesheet.utf8), type: "text/css; charset=utf-8", cache: "public, max-age=86400")
+            return Self.body(Self.stylesheet, type: "text/css; charset=utf-8", cache: "public, max-age=86400")
         case "/basemap.json":
-            return Self.body(Data(ServePage.basemapGeoJSON.utf8), type: "application/json", cache: "public, max-age=86400")
+            return Self.body(Self.basemap, type: "application/json", cache: "public, max-age=86400")
         case "/style.json":
             let archive = try archives.archive(for: bundle)
             return Self.body(try ServeStyle.rewrite(bundle.appendingPathComponent("style.json"), host: request.headers[.host] ?? "127.0.0.1",

@@ -1,13 +1,10 @@
 import QuakeBundles
 
 /// The page `serve` answers at `/`: the bundle's `style.json` in MapLibre GL JS, over Natural
-/// Earth's land, with MapLibre's hash (`#zoom/lat/lon`), zoom buttons, a popup with a quake's
+/// Earth's land (`/basemap.json`: `Basemap`'s rings, which the page turns into GeoJSON), with MapLibre's hash (`#zoom/lat/lon`), zoom buttons, a popup with a quake's
 /// details and a zoom into a summary of hidden quakes. After every move, once the map is idle,
 /// `<body data-in-view="N">` says how many quakes are drawn (tests and scripts read it).
 enum ServePage {
-    /// The country outlines (`Basemap`), as rings the page turns into GeoJSON.
-    static var basemapGeoJSON: String { Basemap.countries }
-
     static func html(title: String) -> String {
         template.replacingOccurrences(of: "__TITLE__", with: title.htmlEscaped)
     }
