@@ -74,7 +74,7 @@ public struct ExportOptions: Hashable, Sendable {
             ("thinning", .object([
                 ("min_zoom", .int(t.minZoom)),
                 ("max_zoom", .int(t.maxZoom)),
-                ("grid", .bool(t.grid)),
+                ("method", .string(t.method.rawValue)),
                 ("cell_size", .int(t.cellSize)),
                 ("per_cell", .int(t.perCell)),
                 ("magnitude_floor", .string(t.magnitudeFloors.description)),

@@ -58,7 +58,7 @@ enum PreviewPage {
         const bands = data.legend.bands.slice().reverse().map((b, i, all) => [i == all.length - 1 ? -Infinity : b.from, b.colour]);
         const colour = m => m === null ? data.legend.unknown : bands.find(b => m >= b[0])[1];
         document.getElementById("legend").innerHTML = data.legend.bands.map(b => `<span class="swatch" style="background:${b.colour}"></span>M ${b.label}`).join("")
-          + `<span class="swatch" style="background:${data.legend.cluster}"></span>summary of hidden quakes`;
+          + `<span class="swatch" style="background:radial-gradient(${data.legend.cluster}, transparent)"></span>more, hidden at this zoom`;
         const maxZoom = 18, minZoom = 0;
         const view = { zoom: 1, lat: 20, lon: 150 };
         let drawn = [], drawnClusters = [];
@@ -146,13 +146,16 @@ enum PreviewPage {
           document.getElementById("until").textContent = "up to " + new Date(limit * 1000).toISOString().slice(0, 10);
           drawn = []; drawnClusters = [];
           if (layer) {
-            ctx.fillStyle = data.legend.cluster;
+            // Summaries: soft glows under the quakes, as style.json draws them (circle-blur 1).
             for (const c of layer.clusters) {
               if (c[4] > limit) continue;
               const [x, y] = toScreen(c[0], c[1]);
-              if (x < -30 || y < -30 || x > width + 30 || y > height + 30) continue;
-              const r = 3 + 19 * Math.log(c[2]) / 12;
-              ctx.globalAlpha = 0.45; ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
+              const r = 8 + 28 * Math.log(c[2]) / 12;
+              if (x < -r || y < -r || x > width + r || y > height + r) continue;
+              const glow = ctx.createRadialGradient(x, y, 0, x, y, r);
+              glow.addColorStop(0, data.legend.cluster); glow.addColorStop(1, data.legend.cluster + "00");
+              ctx.fillStyle = glow; ctx.globalAlpha = 0.55;
+              ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
               drawnClusters.push([x, y, r, c]);
             }
             ctx.globalAlpha = 0.85; ctx.strokeStyle = data.legend.background; ctx.lineWidth = 0.5;

@@ -8,7 +8,9 @@ import Foundation
 /// `sources.quakes.url` (`mbtiles:///abs/quakes.mbtiles` in MapLibre Native). No glyphs,
 /// sprites or other sources: nothing is fetched from elsewhere. Quakes are circles coloured
 /// by `MagnitudeLegend` and sized by magnitude, growing with the zoom; summaries of hidden
-/// quakes (`clusters`) are grey discs sized by their count, drawn under the quakes.
+/// quakes (`clusters`) are soft grey glows (`circle-blur` 1) sized by their count, drawn under
+/// the quakes: nothing crisp that could be read as a quake, and nothing over one (see
+/// docs/thinning.md for why a glow and not a counted disc).
 enum StyleWriter {
     /// The style's text (keys in a fixed order, so the bytes are deterministic).
     static func json(name: String) -> String {
@@ -29,7 +31,7 @@ enum StyleWriter {
                                    .int(0), size(1.5, 9), .int(6), size(2.5, 16), .int(12), size(4, 28)])
         let clusterRadius: JSON = .array([.string("interpolate"), .array([.string("linear")]),
                                           .array([.string("ln"), .array([.string("coalesce"), .array([.string("get"), .string("point_count")]), .int(1)])]),
-                                          .int(0), .int(3), .int(12), .int(22)])
+                                          .int(0), .int(8), .int(12), .int(36)])
         let legend: JSON = .array(bands.map { .object([("from", .number($0.from)), ("colour", .string($0.colour)), ("label", .string($0.label))]) })
         let style: JSON = .object([
             ("version", .int(8)),
@@ -43,8 +45,8 @@ enum StyleWriter {
                          ("paint", .object([("background-color", .string(MagnitudeLegend.background))]))]),
                 .object([("id", .string("clusters")), ("type", .string("circle")), ("source", .string("quakes")),
                          ("source-layer", .string("clusters")),
-                         ("paint", .object([("circle-color", .string(MagnitudeLegend.clusterColour)), ("circle-opacity", .number(0.45)),
-                                            ("circle-radius", clusterRadius)]))]),
+                         ("paint", .object([("circle-color", .string(MagnitudeLegend.clusterColour)), ("circle-opacity", .number(0.55)),
+                                            ("circle-blur", .int(1)), ("circle-radius", clusterRadius)]))]),
                 .object([("id", .string("quakes")), ("type", .string("circle")), ("source", .string("quakes")),
                          ("source-layer", .string("quakes")),
                          ("layout", .object([("circle-sort-key", magnitude)])),

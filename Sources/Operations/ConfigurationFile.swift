@@ -104,7 +104,7 @@ public enum ConfigurationFile {
         export.thinning.maxZoom = try s.int("max_zoom") ?? export.thinning.maxZoom
         export.thinning.cellSize = try s.int("cell_size") ?? export.thinning.cellSize
         export.thinning.perCell = try s.int("per_cell") ?? export.thinning.perCell
-        export.thinning.grid = try s.bool("grid") ?? export.thinning.grid
+        export.thinning.method = try s.choice("thinning", of: ThinningOptions.Method.self) ?? export.thinning.method
         if let floors = try s.string("magnitude_floor") { export.thinning.magnitudeFloors = try MagnitudeFloors(parsing: floors) }
         export.thinning.stride = try s.int("stride") ?? export.thinning.stride
         export.thinning.clusters = try s.bool("clusters") ?? export.thinning.clusters
@@ -187,6 +187,15 @@ private struct Section {
             throw Section.error(path, "\(key): \"\(value)\" is not a number")
         }
         return number
+    }
+
+    /// One of the named values of `T` (its raw values).
+    mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, of: T.Type) throws -> T? where T.RawValue == String {
+        guard let value = try string(key) else { return nil }
+        guard let choice = T(rawValue: value) else {
+            throw Section.error(path, "\(key): \"\(value)\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return choice
     }
 
     mutating func bool(_ key: String) throws -> Bool? {

@@ -17,6 +17,9 @@ public struct PointSet: Sendable {
     public let rank: [UInt32]
     /// Event numbers in priority order.
     public let byRank: [UInt32]
+    /// Event numbers biggest first as the spacing thinning sweeps them: magnitude descending
+    /// (unknown last), ties by id ascending.
+    public let bySize: [UInt32]
     /// Event numbers in Morton order of their position, ties by rank.
     public let order: [UInt32]
     /// The Morton code of `order[i]`.
@@ -41,6 +44,9 @@ public struct PointSet: Sendable {
         var byRank = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: timeKeys))
         RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
                            by: { table.idPrecedes($0, $1) })
+        var bySize = byRank
+        RadixSort.sortRuns(&bySize, where: { magnitudeKeys[$0] == magnitudeKeys[$1] }, by: { table.idPrecedes($0, $1) })
+        self.bySize = bySize
         self.byRank = byRank
         var rank = [UInt32](repeating: 0, count: count)
         for (r, event) in byRank.enumerated() { rank[Int(event)] = UInt32(r) }

@@ -1,22 +1,26 @@
 /// Which events each zoom shows: every event's first zoom (`minzoom`).
 ///
-/// Zooms are decided from the maximum zoom downwards, each choosing only among
-/// the events shown one zoom deeper, so a quake shown at zoom z is shown at every
-/// higher zoom (nesting) and one number per event says where it appears:
+/// A quake shown at zoom z is shown at every higher zoom (nesting), so one number per
+/// event says where it appears:
 ///
 /// 1. At the maximum zoom every selected event is shown.
-/// 2. Below it, the candidates are the events shown one zoom deeper that pass the
-///    magnitude floor of the zoom (`--magnitude-floor`), then every Nth of those in
-///    time order (`--stride`).
-/// 3. The magnitude-priority grid keeps the N most important candidates of each
-///    cell (`--cell-size`, `--per-cell`): biggest magnitude, then newest, then
-///    smallest id. Because a zoom's cells split into four cells one zoom deeper,
-///    choosing among the deeper zoom's survivors gives exactly the N most important
-///    of each cell among all events that pass the floor.
-/// 4. The tile-size guard: a tile with more features than allowed, or one the
-///    encoder found too big (`byteLimits`), keeps only its most important events;
-///    the others move one zoom deeper (or, at the maximum zoom, are shown only in
-///    clusters). Each such cut is reported as a `GuardAction`.
+/// 2. Below it, the events that may be shown (eligible) are, from the maximum zoom down,
+///    those eligible one zoom deeper that pass the magnitude floor of the zoom
+///    (`--magnitude-floor`), then every Nth of those in time order (`--stride`).
+/// 3. The method (`--thinning`) chooses among them:
+///    - `spacing` (the default), zoom by zoom upwards: the biggest quake of every
+///      32-pixel neighbourhood, and enough others that every eligible event is within
+///      12 pixels of a drawn one (see `SpacingSweep`);
+///    - `grid`, zoom by zoom downwards: the N most important candidates of each grid
+///      cell (`--cell-size`, `--per-cell`): biggest magnitude, then newest, then smallest id.
+///      Because a zoom's cells split into four cells one zoom deeper, choosing among the
+///      deeper zoom's survivors gives exactly the N most important of each cell among all
+///      events that pass the floor;
+///    - `none`: every eligible event.
+/// 4. The tile-size guard: a tile with more features than allowed, or one the encoder
+///    found too big (`byteLimits`), keeps only its most important events; the others move
+///    one zoom deeper (or, at the maximum zoom, are shown only in clusters). Each such cut
+///    is reported as a `GuardAction`.
 public struct Thinning: Sendable {
     /// First zoom per event. `Thinning.never` for events cut by the size guard at the maximum zoom.
     public let minZoom: [UInt8]
@@ -45,15 +49,32 @@ public struct Thinning: Sendable {
     public init(points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int] = [:]) {
         var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
         var actions: [GuardAction] = []
-        Self.guardTiles(zoom: options.maxZoom, points: points, options: options, byteLimits: byteLimits,
-                        minZoom: &minZoom, actions: &actions)
-        var zoom = options.maxZoom - 1
-        while zoom >= options.minZoom {
-            let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
-            Self.pickPerCell(zoom: zoom, points: points, options: options, candidate: candidate, minZoom: &minZoom)
-            Self.guardTiles(zoom: zoom, points: points, options: options, byteLimits: byteLimits,
+        switch options.method {
+        case .spacing:
+            for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
+                let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
+                for e in 0..<points.count where candidate[e] { minZoom[e] = UInt8(zoom) }
+            }
+            let sweep = SpacingSweep.run(points: points, eligibleFrom: minZoom, options: options)
+            minZoom = sweep.minZoom
+            // Upwards, so what a tile too full passes one zoom deeper is counted there.
+            var cuts: [[GuardAction]] = []
+            for zoom in options.minZoom...options.maxZoom {
+                var cut: [GuardAction] = []
+                Self.guardTiles(zoom: zoom, points: points, options: options, byteLimits: byteLimits,
+                                biggestAt: sweep.biggestAt, minZoom: &minZoom, actions: &cut)
+                cuts.append(cut)
+            }
+            actions = cuts.reversed().flatMap { $0 }
+        case .grid, .none:
+            Self.guardTiles(zoom: options.maxZoom, points: points, options: options, byteLimits: byteLimits,
                             minZoom: &minZoom, actions: &actions)
-            zoom -= 1
+            for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
+                let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
+                Self.pickPerCell(zoom: zoom, points: points, options: options, candidate: candidate, minZoom: &minZoom)
+                Self.guardTiles(zoom: zoom, points: points, options: options, byteLimits: byteLimits,
+                                minZoom: &minZoom, actions: &actions)
+            }
         }
         self.minZoom = minZoom
         self.actions = actions
@@ -82,7 +103,7 @@ public struct Thinning: Sendable {
     private static func pickPerCell(zoom: Int, points: PointSet, options: ThinningOptions, candidate: [Bool],
                                     minZoom: inout [UInt8]) {
         let z = UInt8(zoom)
-        guard options.grid else {
+        guard options.method == .grid else {
             for e in 0..<points.count where candidate[e] { minZoom[e] = z }
             return
         }
@@ -114,9 +135,11 @@ public struct Thinning: Sendable {
         }
     }
 
-    /// The size guard at `zoom`: tiles over the feature limit or with a byte limit keep their best events.
+    /// The size guard at `zoom`: tiles over the feature limit or with a byte limit keep their best
+    /// events: first those a lower zoom shows (so what a zoom shows stays shown deeper), then those
+    /// the biggest-first sweep of the zoom keeps (`biggestAt`, bit `zoom`), then by rank.
     private static func guardTiles(zoom: Int, points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int],
-                                   minZoom: inout [UInt8], actions: inout [GuardAction]) {
+                                   biggestAt: [UInt32] = [], minZoom: inout [UInt8], actions: inout [GuardAction]) {
         let z = UInt8(zoom)
         let demoted = zoom == options.maxZoom ? never : UInt8(zoom + 1)
         let cellLevel = zoom + options.cellBits
@@ -146,12 +169,15 @@ public struct Thinning: Sendable {
                 reason = .bytes
             }
             if shown > limit {
-                var visible: [(rank: UInt32, event: UInt32)] = []
+                var visible: [(priority: UInt64, event: UInt32)] = []
                 visible.reserveCapacity(shown)
                 for i in start..<end where minZoom[Int(order[i])] <= z {
-                    visible.append((rank[Int(order[i])], order[i]))
+                    let e = Int(order[i])
+                    let fresh: UInt64 = minZoom[e] == z ? 2 : 0
+                    let ordinary: UInt64 = biggestAt.isEmpty || biggestAt[e] & (1 << zoom) == 0 ? 1 : 0
+                    visible.append(((fresh | ordinary) << 32 | UInt64(rank[e]), order[i]))
                 }
-                visible.sort { $0.rank < $1.rank }
+                visible.sort { $0.priority < $1.priority }
                 for cut in visible[limit...] { minZoom[Int(cut.event)] = demoted }
                 actions.append(GuardAction(tile: key, events: shown, kept: limit, reason: reason))
             }

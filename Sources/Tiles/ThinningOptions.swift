@@ -9,12 +9,13 @@ public struct ThinningOptions: Hashable, Sendable {
     public var minZoom = 0
     /// Highest zoom built (`--max-zoom`); every selected event is shown there.
     public var maxZoom = 10
+    /// How events are chosen per zoom below the maximum (`--thinning`).
+    public var method = Method.spacing
     /// Grid cell size in pixels of a 256-pixel tile (`--cell-size`): a power of two from 4 to 256.
+    /// The grid method keeps `perCell` events per cell; every method summarises per cell in clusters.
     public var cellSize = 64
-    /// Events kept per grid cell below the maximum zoom (`--per-cell`).
+    /// Events kept per grid cell below the maximum zoom by the grid method (`--per-cell`).
     public var perCell = 1
-    /// Whether the magnitude-priority grid thins at all (`--no-grid` leaves floors and stride alone).
-    public var grid = true
     /// Minimum magnitude per zoom (`--magnitude-floor`).
     public var magnitudeFloors = MagnitudeFloors.none
     /// Keep every Nth candidate in time order at each zoom below the maximum (`--stride`; 1 = off).
@@ -27,6 +28,17 @@ public struct ThinningOptions: Hashable, Sendable {
     public var maxTileFeatures = 200_000
 
     public init() {}
+
+    /// How a zoom below the maximum chooses its events among those its floors and stride leave.
+    public enum Method: String, CaseIterable, Hashable, Sendable {
+        /// Biggest first and evenly spaced on screen, so every place with quakes shows at every zoom
+        /// (the default; see `SpacingSweep`).
+        case spacing
+        /// The magnitude-priority grid: the `perCell` most important events of each grid cell.
+        case grid
+        /// No thinning by position: floors and stride alone.
+        case none
+    }
 
     /// log2 of grid cells per tile side: 256 / cellSize = 2^cellBits.
     public var cellBits: Int { (256 / cellSize).trailingZeroBitCount }

@@ -10,8 +10,10 @@ struct BundleFlags: ParsableArguments {
     var maxZoom: Int?
     @Option(help: ArgumentHelp("Grid cell size in pixels of a 256-pixel tile: a power of two from 4 to 256 (default 64).", valueName: "px"))
     var cellSize: Int?
-    @Option(help: ArgumentHelp("Events kept per grid cell below the highest zoom (default 1).", valueName: "n")) var perCell: Int?
-    @Flag(help: "Do not thin with the magnitude grid (floors and stride still apply).") var noGrid = false
+    @Option(help: ArgumentHelp("Events kept per grid cell below the highest zoom by --thinning grid (default 1).", valueName: "n")) var perCell: Int?
+    @Option(help: ArgumentHelp("How zooms below the highest choose their quakes: spacing (biggest first, every place with quakes shown; the default), grid (the --per-cell most important per grid cell) or none (floors and stride alone).",
+                               valueName: "method"))
+    var thinning: ThinningOptions.Method?
     @Option(help: ArgumentHelp("Minimum magnitude from a zoom on, e.g. 0:6,3:5,5:4,7:3.", valueName: "z:M,..."))
     var magnitudeFloor: String?
     @Option(help: ArgumentHelp("Below the highest zoom keep every Nth candidate in time order, per zoom (default 1).", valueName: "n"))
@@ -34,7 +36,7 @@ struct BundleFlags: ParsableArguments {
         if let maxZoom { options.thinning.maxZoom = maxZoom }
         if let cellSize { options.thinning.cellSize = cellSize }
         if let perCell { options.thinning.perCell = perCell }
-        if noGrid { options.thinning.grid = false }
+        if let thinning { options.thinning.method = thinning }
         if let magnitudeFloor { options.thinning.magnitudeFloors = try MagnitudeFloors(parsing: magnitudeFloor) }
         if let stride { options.thinning.stride = stride }
         if let clusters { options.thinning.clusters = clusters }
@@ -46,3 +48,5 @@ struct BundleFlags: ParsableArguments {
         if let name { options.name = name }
     }
 }
+
+extension ThinningOptions.Method: ExpressibleByArgument {}

@@ -119,19 +119,39 @@ import TestSupport
         #expect(Set(minzoomByID.values).count > 5, "minzoom spreads over the zooms")
     }
 
-    @Test func noGridCellShowsMoreThanPerCellEvents() throws {
-        let cellUnits = Double(bundle.options.thinning.cellSize * 16)
+    @Test func everyZoomDrawsTheBiggestOfEachNeighbourhoodAndEveryPlaceWithQuakes() throws {
+        // Magnitude descending, unknown last, ties by id; screen pixels of 512-pixel tiles (8 tile units).
+        let events = bundle.events.values.sorted { a, b in
+            let ma = a.mag ?? -.infinity, mb = b.mag ?? -.infinity
+            return ma != mb ? ma > mb : Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
+        }
         for zoom in 0..<ProofBundle.maxZoom {
-            var perCell: [[Int]: Int] = [:]
-            for (_, feature) in bundle.eventFeatures(zoom: zoom) {
-                // The cell of the true position (decoded positions are rounded to the nearest unit).
-                let event = bundle.events[feature.properties["id"]!.string!]!
-                let position = ReferenceMercator.global(longitude: event.longitude!, latitude: event.latitude!, zoom: zoom)
-                let last = Double(1 << zoom) * 4096 / cellUnits - 1
-                let cell = [Int(min((position.x / cellUnits).rounded(.down), last)), Int(min((position.y / cellUnits).rounded(.down), last))]
-                perCell[cell, default: 0] += 1
+            let drawnIDs = Set(bundle.eventFeatures(zoom: zoom).map { $0.feature.properties["id"]!.string! })
+            let pixels = events.map { e in
+                let p = ReferenceMercator.global(longitude: e.longitude!, latitude: e.latitude!, zoom: zoom)
+                return (x: p.x / 8, y: p.y / 8)
             }
-            #expect(perCell.values.allSatisfy { $0 <= bundle.options.thinning.perCell }, "zoom \(zoom)")
+            func buckets(_ members: [Int]) -> [[Int]: [Int]] {
+                members.reduce(into: [:]) { $0[[Int(pixels[$1].x / 32), Int(pixels[$1].y / 32)], default: []].append($1) }
+            }
+            func nearest(_ i: Int, in grid: [[Int]: [Int]]) -> Double {
+                let (cx, cy) = (Int(pixels[i].x / 32), Int(pixels[i].y / 32))
+                var best = Double.infinity
+                for gx in cx - 1...cx + 1 {
+                    for gy in cy - 1...cy + 1 {
+                        for j in grid[[gx, gy]] ?? [] { best = min(best, hypot(pixels[i].x - pixels[j].x, pixels[i].y - pixels[j].y)) }
+                    }
+                }
+                return best
+            }
+            var kept: [[Int]: [Int]] = [:]
+            for i in events.indices where nearest(i, in: kept) > 32 {
+                kept[[Int(pixels[i].x / 32), Int(pixels[i].y / 32)], default: []].append(i)
+                #expect(drawnIDs.contains(events[i].id), "zoom \(zoom): \(events[i].id) is the biggest within 32 px and not drawn")
+            }
+            let drawn = buckets(events.indices.filter { drawnIDs.contains(events[$0].id) })
+            let far = events.indices.filter { nearest($0, in: drawn) > 12.01 }
+            #expect(far.isEmpty, "zoom \(zoom): \(far.count) events farther than 12 px from a drawn quake")
         }
     }
 

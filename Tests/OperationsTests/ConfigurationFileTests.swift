@@ -28,6 +28,7 @@ import TestSupport
         export:
           out: /srv/quakes
           max_zoom: 6
+          thinning: grid
           cell_size: 32
           per_cell: 2
           magnitude_floor: "0:6,3:5"
@@ -52,6 +53,7 @@ import TestSupport
         #expect(c.fetch.concurrency == 1 && c.fetch.requestBudget == 100 && c.fetch.readTimeout == 120 && c.fetch.maxAttempts == 3)
         #expect(c.out?.path == "/srv/quakes")
         #expect(c.export.thinning.maxZoom == 6 && c.export.thinning.cellSize == 32 && c.export.thinning.perCell == 2)
+        #expect(c.export.thinning.method == .grid)
         #expect(c.export.thinning.magnitudeFloors.description == "0:6,3:5")
         #expect(c.export.thinning.clusters == false)
         #expect(c.export.keep == 5)
@@ -64,6 +66,7 @@ import TestSupport
         ("fetch:\n  concurrency: zero", "concurrency: \"zero\" is not a whole number"),
         ("selection:\n  start: 2024-02-01\n  end: 2024-01-01", "is before --start"),
         ("export:\n  max_zoom: 40", "zoom"),
+        ("export:\n  thinning: random", "thinning: \"random\" is not one of spacing, grid, none"),
         ("service: ftp://example.org", "not an http(s) URL"),
         ("selection: [1, 2]", "should be a mapping"),
         ("fetch:\n  overlap: soon", "not a duration"),

@@ -3,7 +3,8 @@ import QuakeCatalog
 import QuakeTiles
 import Testing
 
-/// Thinning checked against brute force over real events, computed without QuakeTiles' orderings.
+/// Thinning checked against brute force over real events, computed without QuakeTiles' orderings
+/// (the grid and none methods, the guard, clusters; the spacing method in SpacingThinningTests).
 @Suite struct ThinningTests {
     static let events = TilesFixture.events(["query-conus-m2.5-2019.geojson.gz", "feed-all_week-2020-06.geojson.gz", "query-m6-1973-2023.csv.gz"])
 
@@ -18,6 +19,7 @@ import Testing
     @Test(arguments: [(64, 1, ""), (32, 3, ""), (128, 2, "0:6,3:5,5:4,7:3")])
     func eachCellShowsItsMostImportantEvents(cellSize: Int, perCell: Int, floors: String) throws {
         let (options, _, thinning) = thin {
+            $0.method = .grid
             $0.cellSize = cellSize
             $0.perCell = perCell
             $0.magnitudeFloors = try! MagnitudeFloors(parsing: floors.isEmpty ? "0:-99" : floors)
@@ -41,7 +43,7 @@ import Testing
     }
 
     @Test func strideKeepsEveryNthEventInTimeOrder() {
-        let (options, _, thinning) = thin { $0.stride = 3; $0.grid = false; $0.maxZoom = 6 }
+        let (options, _, thinning) = thin { $0.stride = 3; $0.method = .none; $0.maxZoom = 6 }
         var deeper = Array(Self.events.indices)
         for zoom in stride(from: options.maxZoom - 1, through: 0, by: -1) {
             deeper.sort { a, b in
@@ -56,7 +58,7 @@ import Testing
     }
 
     @Test func theFeatureGuardKeepsTheMostImportantEventsOfAFullTile() {
-        let (options, points, thinning) = thin { $0.maxZoom = 6; $0.maxTileFeatures = 300 }
+        let (options, points, thinning) = thin { $0.method = .grid; $0.maxZoom = 6; $0.maxTileFeatures = 300 }
         #expect(!thinning.actions.isEmpty)
         let rank = TilesFixture.priorityOrder(Self.events).enumerated().reduce(into: [Int: Int]()) { $0[$1.element] = $1.offset }
         for zoom in 0...options.maxZoom {
