@@ -54,7 +54,7 @@ enum BundleBuilder {
         let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
         let preview = BackgroundWork("export.preview") {
             try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
-            try write(Data(StyleWriter.json(name: options.name).utf8), to: directory.appendingPathComponent("style.json"))
+            try write(Data((options.style?.text ?? StyleWriter.json(name: options.name)).utf8), to: directory.appendingPathComponent("style.json"))
             try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
                       to: directory.appendingPathComponent("preview.html"))
         }
@@ -88,7 +88,9 @@ enum BundleBuilder {
             let why = action.reason == .bytes
                 ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"
                 : "to stay under \(Format.count(thinningOptions.maxTileFeatures)) features"
-            return "tile \(action.tile): \(Format.count(action.events)) events, kept the \(Format.count(action.kept)) biggest \(why)"
+            let rest = action.tile.z == thinningOptions.maxZoom ? "the rest only in its clusters" : "the rest from zoom \(action.tile.z + 1)"
+            return "tile \(action.tile): \(Format.count(action.events)) events, kept \(Format.count(action.kept)) (what lower zooms draw, then the biggest) "
+                + "\(why); \(rest)"
         }
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, warnings: warnings)
     }

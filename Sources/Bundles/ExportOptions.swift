@@ -42,6 +42,8 @@ public struct ExportOptions: Hashable, Sendable {
     public var geoJSONMaxFeatures = 50_000
     /// The tileset name in the MBTiles and PMTiles metadata (`--name`).
     public var name = "quakes"
+    /// The user's own style for `style.json` (`--style`); `nil`: the default style.
+    public var style: StyleTemplate?
     /// Bundle versions kept after publishing, the new one included (`--keep`).
     public var keep = 3
     /// Start from the current bundle (off with `--full`; the result is the same either way): read
@@ -63,6 +65,7 @@ public struct ExportOptions: Hashable, Sendable {
     /// (`keep` and `reuseTiles` change how, not what, and are left out).
     var contentJSON: JSON {
         let s = selection, t = thinning
+        let styleDigest: JSON = style.map { .string("sha256:" + $0.digest) } ?? .null
         return .object([
             ("selection", .object([
                 ("since", s.since.map { .string(ISOTime.format(milliseconds: $0)) } ?? .null),
@@ -86,6 +89,7 @@ public struct ExportOptions: Hashable, Sendable {
             ("attributes", .array(attributes.map { .string($0.rawValue) })),
             ("geojson_max_features", .int(geoJSONMaxFeatures)),
             ("name", .string(name)),
+            ("style", styleDigest),
         ])
     }
 }

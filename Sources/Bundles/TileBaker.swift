@@ -94,6 +94,7 @@ struct TileBaker {
     /// into `tooBig` (-2 - i), or -1 for an empty run.
     private struct Pass {
         let minZoom: [UInt8]
+        let choice: Thinning.Choice?
         let records: [TileRecord]
         let tooBig: [(key: TileKey, size: Int, events: Int)]
         let slots: [[Int32]]
@@ -118,7 +119,7 @@ struct TileBaker {
         var thinningSeconds = 0.0
         while true {
             let thinningStarted = Date()
-            let thinning = Thinning(points: points, options: options, byteLimits: limits)
+            let thinning = Thinning(points: points, options: options, byteLimits: limits, reusing: lastPass?.choice)
             thinningSeconds += Date().timeIntervalSince(thinningStarted)
             let encoder = TileEncoder(table: table, points: points, featureIDs: featureIDs, minZoom: thinning.minZoom)
             let changedBefore = lastPass.map { Self.changedBefore(points: points, old: $0.minZoom, new: thinning.minZoom) }
@@ -208,7 +209,7 @@ struct TileBaker {
                 limits[tile.key] = min(limits[tile.key] ?? .max, min(proportional, tile.events - 1))
             }
             lastPass = nil
-            lastPass = Pass(minZoom: thinning.minZoom, records: records, tooBig: tooBig, slots: slots)
+            lastPass = Pass(minZoom: thinning.minZoom, choice: thinning.choice, records: records, tooBig: tooBig, slots: slots)
             pass += 1
         }
     }

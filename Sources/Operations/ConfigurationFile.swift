@@ -55,7 +55,7 @@ public enum ConfigurationFile {
         }
         if var section = try top.section("export") {
             if let out = try section.string("out") { configuration.out = URL(fileURLWithPath: out) }
-            try readExport(&section, into: &configuration.export)
+            try readExport(&section, into: &configuration.export, beside: URL(fileURLWithPath: source).deletingLastPathComponent())
             try section.finish()
         }
         try top.finish()
@@ -99,12 +99,20 @@ public enum ConfigurationFile {
         fetch.retryBaseDelay = try s.duration("retry_delay") ?? fetch.retryBaseDelay
     }
 
-    private static func readExport(_ s: inout Section, into export: inout ExportOptions) throws {
+    /// Reads the `export:` section; a relative `style` path is taken from `directory` (the configuration file's).
+    private static func readExport(_ s: inout Section, into export: inout ExportOptions, beside directory: URL) throws {
         export.thinning.minZoom = try s.int("min_zoom") ?? export.thinning.minZoom
         export.thinning.maxZoom = try s.int("max_zoom") ?? export.thinning.maxZoom
         export.thinning.cellSize = try s.int("cell_size") ?? export.thinning.cellSize
         export.thinning.perCell = try s.int("per_cell") ?? export.thinning.perCell
         export.thinning.method = try s.choice("thinning", of: ThinningOptions.Method.self) ?? export.thinning.method
+        if let style = try s.string("style") {
+            do {
+                export.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: style, relativeTo: directory).standardizedFileURL)
+            } catch let error as QuakeBakeError {
+                throw Section.error(s.path, "style: \(error.description)")
+            }
+        }
         if let floors = try s.string("magnitude_floor") { export.thinning.magnitudeFloors = try MagnitudeFloors(parsing: floors) }
         export.thinning.stride = try s.int("stride") ?? export.thinning.stride
         export.thinning.clusters = try s.bool("clusters") ?? export.thinning.clusters

@@ -44,8 +44,9 @@ public struct PointSet: Sendable {
         var byRank = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: timeKeys))
         RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
                            by: { table.idPrecedes($0, $1) })
-        var bySize = byRank
-        RadixSort.sortRuns(&bySize, where: { magnitudeKeys[$0] == magnitudeKeys[$1] }, by: { table.idPrecedes($0, $1) })
+        let idKeys = (0..<count).map(table.idPrefixKey)
+        var bySize = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: idKeys))
+        RadixSort.sortRuns(&bySize, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && idKeys[$0] == idKeys[$1] }, by: { table.idPrecedes($0, $1) })
         self.bySize = bySize
         self.byRank = byRank
         var rank = [UInt32](repeating: 0, count: count)

@@ -39,56 +39,76 @@ enum SpacingSweep {
     /// Sweeps every zoom from `options.minZoom` to `options.maxZoom`.
     static func run(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions) -> Result {
         let maxZoom = options.maxZoom
-        var minZoom = [UInt8](repeating: UInt8(maxZoom), count: points.count)
-        var biggestAt = [UInt32](repeating: 0, count: points.count)
-        let order = points.bySize, worldX = points.worldX, worldY = points.worldY
+        // Everything in sweep order, so that each sweep reads memory in sequence.
+        let order = points.bySize
+        let n = order.count
+        let xs = order.map { points.worldX[Int($0)] }, ys = order.map { points.worldY[Int($0)] }
+        let eligible = order.map { eligibleFrom[Int($0)] }
+        var first = [UInt8](repeating: UInt8(maxZoom), count: n)
+        var biggestAt = [UInt32](repeating: 0, count: n)
+        // The biggest-first sweeps depend neither on one another nor on what is drawn. (Run
+        // concurrently they were slower: the export's app database has the other core by then.)
+        let zooms = Array(options.minZoom...maxZoom)
+        let kept = zooms.map { biggestFirst(xs: xs, ys: ys, eligible: eligible, zoom: $0) }
         var drawn = 0
-        for zoom in options.minZoom...maxZoom {
+        for (k, zoom) in zooms.enumerated() {
             let z = UInt8(zoom)
-            // World units per screen pixel: the world is 512 · 2^z pixels and 2^32 units across.
-            let pixel = Int64(1) << (23 - zoom)
-
-            var biggest = NeighbourGrid(radius: biggestRadius * pixel, expected: drawn)
-            var eligible = 0
-            for event in order where eligibleFrom[Int(event)] <= z {
-                let e = Int(event)
-                eligible += 1
-                guard !biggest.hasPoint(near: worldX[e], worldY[e]) else { continue }
-                biggest.insert(x: worldX[e], y: worldY[e])
-                biggestAt[e] |= 1 << zoom
-                if minZoom[e] > z {
-                    minZoom[e] = z
+            for i in kept[k] {
+                biggestAt[Int(i)] |= 1 << zoom
+                if first[Int(i)] > z {
+                    first[Int(i)] = z
                     drawn += 1
                 }
             }
-
             if zoom == maxZoom { break }  // it draws every event
-            let target = min(eligible, needed(total: points.count, zoom: zoom, maxZoom: maxZoom))
+            let eligibleCount = eligible.reduce(0) { $0 + ($1 <= z ? 1 : 0) }
+            // World units per screen pixel: the world is 512 · 2^z pixels and 2^32 units across.
+            let pixel = Int64(1) << (23 - zoom)
+
+            let target = min(eligibleCount, needed(total: n, zoom: zoom, maxZoom: maxZoom))
             var radius = coverRadius * pixel
             var firstPass = true
             while radius > 0 && (firstPass || drawn < target) {
                 var cover = NeighbourGrid(radius: radius, expected: 2 * drawn)
-                for event in order where minZoom[Int(event)] <= z {
-                    cover.insert(x: worldX[Int(event)], y: worldY[Int(event)])
-                }
-                for event in order where eligibleFrom[Int(event)] <= z && minZoom[Int(event)] > z {
+                for i in 0..<n where first[i] <= z { cover.insert(x: xs[i], y: ys[i]) }
+                for i in 0..<n where eligible[i] <= z && first[i] > z {
                     if !firstPass && drawn >= target { break }
-                    let e = Int(event)
-                    guard !cover.hasPoint(near: worldX[e], worldY[e]) else { continue }
-                    cover.insert(x: worldX[e], y: worldY[e])
-                    minZoom[e] = z
+                    guard !cover.hasPoint(near: xs[i], ys[i]) else { continue }
+                    cover.insert(x: xs[i], y: ys[i])
+                    first[i] = z
                     drawn += 1
                 }
                 firstPass = false
                 radius /= 2
             }
             // Events at one spot are not told apart by any radius: the biggest of them come next.
-            for event in order where drawn < target && eligibleFrom[Int(event)] <= z && minZoom[Int(event)] > z {
-                minZoom[Int(event)] = z
-                drawn += 1
+            var i = 0
+            while drawn < target && i < n {
+                if eligible[i] <= z && first[i] > z {
+                    first[i] = z
+                    drawn += 1
+                }
+                i += 1
             }
         }
-        return Result(minZoom: minZoom, biggestAt: biggestAt)
+        var result = Result(minZoom: [UInt8](repeating: 0, count: n), biggestAt: [UInt32](repeating: 0, count: n))
+        for (i, event) in order.enumerated() {
+            result.minZoom[Int(event)] = first[i]
+            result.biggestAt[Int(event)] = biggestAt[i]
+        }
+        return result
+    }
+
+    /// The events (positions in sweep order) that the biggest-first sweep of `zoom` keeps.
+    private static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], zoom: Int) -> [UInt32] {
+        let z = UInt8(zoom)
+        var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
+        var kept: [UInt32] = []
+        for i in 0..<xs.count where eligible[i] <= z && !grid.hasPoint(near: xs[i], ys[i]) {
+            grid.insert(x: xs[i], y: ys[i])
+            kept.append(UInt32(i))
+        }
+        return kept
     }
 
     /// The fewest events zoom `zoom` draws so that the maximum zoom's `total` is reached in steps of at most `growth`.

@@ -45,17 +45,31 @@ public struct Thinning: Sendable {
         public enum Reason: String, Sendable { case features, bytes }
     }
 
-    /// Thins `points`. `byteLimits` caps the events of tiles the encoder found too big.
-    public init(points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int] = [:]) {
+    /// What the spacing method chose before the size guard. The guard's byte limits change
+    /// from one pass of an export to the next, the choice does not: a later pass reuses it.
+    /// `nil` for the grid and none methods, whose guard works inside the choosing.
+    public let choice: Choice?
+
+    /// The spacing sweep's result, opaque.
+    public struct Choice: Sendable {
+        fileprivate let sweep: SpacingSweep.Result
+    }
+
+    /// Thins `points`. `byteLimits` caps the events of tiles the encoder found too big;
+    /// `choice` is that of an earlier thinning of the same points and options.
+    public init(points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int] = [:], reusing choice: Choice? = nil) {
         var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
         var actions: [GuardAction] = []
         switch options.method {
         case .spacing:
-            for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
-                let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
-                for e in 0..<points.count where candidate[e] { minZoom[e] = UInt8(zoom) }
-            }
-            let sweep = SpacingSweep.run(points: points, eligibleFrom: minZoom, options: options)
+            let sweep = choice?.sweep ?? {
+                for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
+                    let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
+                    for e in 0..<points.count where candidate[e] { minZoom[e] = UInt8(zoom) }
+                }
+                return SpacingSweep.run(points: points, eligibleFrom: minZoom, options: options)
+            }()
+            self.choice = Choice(sweep: sweep)
             minZoom = sweep.minZoom
             // Upwards, so what a tile too full passes one zoom deeper is counted there.
             var cuts: [[GuardAction]] = []
@@ -67,6 +81,7 @@ public struct Thinning: Sendable {
             }
             actions = cuts.reversed().flatMap { $0 }
         case .grid, .none:
+            self.choice = nil
             Self.guardTiles(zoom: options.maxZoom, points: points, options: options, byteLimits: byteLimits,
                             minZoom: &minZoom, actions: &actions)
             for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import QuakeBundles
 import QuakeTiles
@@ -27,6 +28,9 @@ struct BundleFlags: ParsableArguments {
                                valueName: "n"))
     var geojsonMaxFeatures: Int?
     @Option(help: ArgumentHelp("Tileset name in the MBTiles and PMTiles metadata (default quakes).", valueName: "name")) var name: String?
+    @Option(help: ArgumentHelp("Your own MapLibre style (JSON, spec v8, with a `quakes` source) for the bundle's style.json; its source is pointed at the bundle's tiles.",
+                               valueName: "file"))
+    var style: String?
     @Option(help: .hidden) var maxTileBytes: Int?
     @Option(help: .hidden) var maxTileFeatures: Int?
 
@@ -46,6 +50,7 @@ struct BundleFlags: ParsableArguments {
         if let keep { options.keep = keep }
         if let geojsonMaxFeatures { options.geoJSONMaxFeatures = geojsonMaxFeatures }
         if let name { options.name = name }
+        if let style { options.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: style)) }
     }
 }
 

@@ -26,7 +26,8 @@ import TestSupport
     }
 
     @Test(arguments: [["--cell-size", "48"], ["--max-zoom", "17"], ["--magnitude-floor", "3"], ["--attributes", "id,colour"],
-                      ["--bbox", "10,20,30"], ["--since", "yesterday"], ["--since", "2024-01-01", "--until", "2023-01-01"], ["--keep", "0"]])
+                      ["--bbox", "10,20,30"], ["--since", "yesterday"], ["--since", "2024-01-01", "--until", "2023-01-01"], ["--keep", "0"],
+                      ["--thinning", "random"], ["--style", "/nonexistent/style.json"]])
     func badFlagsAreUsageErrors(_ flags: [String]) async throws {
         let dir = TemporaryDirectory("cli")
         let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path] + flags)
@@ -42,5 +43,27 @@ import TestSupport
         #expect(outcome.status == 1)
         #expect(outcome.standardError.contains("quake-bake index"))
         #expect(!FileManager.default.fileExists(atPath: workspace.path), "a failed export creates nothing")
+    }
+
+    @Test func aUsersStyleTemplateBecomesTheBundlesStyle() async throws {
+        let dir = TemporaryDirectory("cli")
+        _ = try TestStore(workspace: dir.url, samples: ["feed-2.5_month-2025-10.geojson.gz"])
+        let template = dir.path("mine.json")
+        try #"{"version": 8, "name": "mine", "sources": {"quakes": {"type": "vector", "url": "https://example.org/tiles.json"}},"#
+            .appending(#" "layers": [{"id": "dots", "type": "circle", "source": "quakes", "source-layer": "quakes"}]}"#)
+            .write(to: template, atomically: true, encoding: .utf8)
+        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--max-zoom", "4", "--style", template.path, "--quiet"])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let styleData = try Data(contentsOf: dir.path("bundles/current/style.json"))
+        let style = try #require(try JSONSerialization.jsonObject(with: styleData) as? [String: Any])
+        #expect(style["name"] as? String == "mine")
+        #expect(((style["layers"] as? [[String: Any]])?.map { $0["id"] as? String }) == ["dots"])
+        let source = (style["sources"] as? [String: [String: Any]])?["quakes"]
+        #expect(source?["url"] as? String == "pmtiles://quakes.pmtiles", "the source points at the bundle's own tiles")
+
+        // A template that is not a style is refused before anything is written, naming the file.
+        try #"{"version": 8, "sources": {}, "layers": []}"#.write(to: template, atomically: true, encoding: .utf8)
+        let refused = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--style", template.path])
+        #expect(refused.status == 64 && refused.standardError.contains(template.path) && refused.standardError.contains("quakes"), "\(refused.standardError)")
     }
 }
