@@ -101,14 +101,21 @@ public enum Exporter {
             }
             let appDatabaseDigest = try appDatabase.wait()
             stopwatch.lap("waited for the app database")
-            let files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
+            var files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
             stopwatch.lap("hashed the files")
+            // Deltas from the versions that stay after this one is published.
+            let bases = publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) }
+            let deltas = try DeltaWriter.write(into: directory, files: files, bases: Array(bases))
+            if !deltas.isEmpty {
+                files = try BundleFiles.list(directory, known: Dictionary(files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a }))
+                stopwatch.lap("wrote \(Format.count(deltas.count, "delta")) from older versions")
+            }
             var warnings = built.warnings
             if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
             let manifest = Manifest(bundleVersion: bundleVersion, highWaterMark: highWaterMark, contentDigest: contentDigest, options: options,
                                     events: table.count, bounds: built.metadata.bounds,
                                     timeSpan: table.count == 0 ? nil : (table.time.min()!, table.time.max()!), zooms: built.zooms,
-                                    geoJSONZooms: built.geoJSONZooms, files: files, warnings: warnings)
+                                    geoJSONZooms: built.geoJSONZooms, files: files, deltas: deltas, warnings: warnings)
             try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
             AtomicFile.syncDirectory(directory)
             progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))

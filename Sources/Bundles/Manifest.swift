@@ -22,6 +22,8 @@ struct Manifest {
     let zooms: [ZoomSummary]
     let geoJSONZooms: [Int]
     let files: [BundleFiles.File]
+    /// Deltas from older versions (`deltas/`), newest base first.
+    let deltas: [DeltaWriter.Delta]
     let warnings: [String]
 
     var json: JSON {
@@ -47,9 +49,30 @@ struct Manifest {
                          ("clustered_events", .int(z.clusteredEvents)), ("largest_tile_bytes", .int(z.largestTileBytes)),
                          ("geojson", .bool(geoJSONZooms.contains(z.zoom)))])
             })),
-            ("files", .array(files.map { .object([("path", .string($0.path)), ("bytes", .int($0.bytes)), ("sha256", .string($0.sha256))]) })),
+            ("files", .array(files.map(Self.fileJSON))),
+            ("deltas", .array(deltas.map { delta in
+                .object([("base", .string(delta.base)),
+                         ("files", .array(["mbtiles", "sqlite"].compactMap { kind in
+                             files.first { $0.path == "\(DeltaWriter.directoryName)/\(delta.base).\(kind)" }.map(Self.fileJSON)
+                         })),
+                         ("changed_files", .array(delta.changedFiles.map(JSON.string))),
+                         ("removed_files", .array(delta.removedFiles.map(JSON.string)))])
+            })),
             ("warnings", .array(warnings.map(JSON.string))),
         ])
+    }
+
+    private static func fileJSON(_ file: BundleFiles.File) -> JSON {
+        .object([("path", .string(file.path)), ("bytes", .int(file.bytes)), ("sha256", .string(file.sha256))])
+    }
+
+    /// The files (path → sha256) the manifest in `directory` lists; empty when unreadable.
+    static func files(in directory: URL) -> [String: String] {
+        var files: [String: String] = [:]
+        for case let file as [String: Any] in member("files", in: directory) as? [Any] ?? [] {
+            if let path = file["path"] as? String, let sha256 = file["sha256"] as? String { files[path] = sha256 }
+        }
+        return files
     }
 
     /// The `bundle_version` of the manifest in `directory`, if readable.

@@ -31,10 +31,22 @@ enum ExportHelpers {
         return files
     }
 
-    /// Paths whose bytes differ between two bundle directories (or exist in one only).
+    /// Paths whose bytes differ between two bundle directories (or exist in one only). The deltas
+    /// (`deltas/`, and their part of the manifest) are left aside: they depend on which older
+    /// versions sat beside a bundle, not on its content (DeltaTests checks them).
     static func differences(_ a: URL, _ b: URL) throws -> [String] {
-        let left = try files(a), right = try files(b)
+        let left = try withoutDeltas(files(a)), right = try withoutDeltas(files(b))
         return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
+    }
+
+    private static func withoutDeltas(_ files: [String: Data]) throws -> [String: Data] {
+        var kept = files.filter { !$0.key.hasPrefix("deltas/") }
+        if let data = kept["manifest.json"], var manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any] {
+            manifest["deltas"] = nil
+            manifest["files"] = (manifest["files"] as? [[String: Any]])?.filter { !(($0["path"] as? String) ?? "").hasPrefix("deltas/") }
+            kept["manifest.json"] = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])
+        }
+        return kept
     }
 
     /// The tiles of an MBTiles file: "z/x/row" → blob.

@@ -1,0 +1,129 @@
+import Foundation
+import GRDB
+import QuakeCommon
+
+/// What an app that holds an older bundle version downloads to reach the new one.
+///
+/// For each base version N, the new version's directory holds:
+/// - `deltas/<N>.mbtiles`: an MBTiles 1.3 file with the new version's `metadata`, the tiles
+///   that are new or changed since N (the same `tile_data` bytes as `quakes.mbtiles`), and
+///   `deleted_tiles(zoom_level, tile_column, tile_row)` (TMS rows) for the tiles N has and
+///   the new version has not;
+/// - `deltas/<N>.sqlite`: `events` with the app database's columns and rowids, holding the
+///   rows that are new or changed since N; `events_rtree(id, min_lon, max_lon, min_lat,
+///   max_lat)`, the new R-tree's entries of those rows (a plain table); `deleted_events(rowid)`;
+///   and `info`, the new version's.
+///
+/// Applying them (README, "Updating an app by delta"; docs/apply-delta.py) gives the new
+/// version's tiles and rows exactly. Made with SQL over both versions' files: tiles compared
+/// by their bytes, rows column by column, so it holds whatever changed them.
+enum DeltaWriter {
+    /// One delta, as the manifest lists it.
+    struct Delta {
+        /// The base version's `bundle_version`.
+        let base: String
+        /// Whole files (paths in the bundle) that differ from the base's, and those it had and this one has not.
+        let changedFiles: [String]
+        let removedFiles: [String]
+    }
+
+    /// The directory of the deltas in a bundle.
+    static let directoryName = "deltas"
+    /// Files a delta carries the changes of, rather than listing them as changed.
+    static let coveredFiles: Set<String> = ["quakes.mbtiles", "quakes.sqlite"]
+
+    /// Writes the deltas from each of `bases` (complete older versions) into `directory`
+    /// (the new version, complete but for its manifest; `files`: its files as the manifest lists them).
+    static func write(into directory: URL, files: [BundleFiles.File], bases: [URL]) throws -> [Delta] {
+        guard !bases.isEmpty else { return [] }
+        let deltas = directory.appendingPathComponent(directoryName)
+        try FileManager.default.createDirectory(at: deltas, withIntermediateDirectories: true)
+        return try bases.map { base in
+            guard let baseVersion = Manifest.bundleVersion(in: base) else {
+                throw QuakeBakeError("\(base.path): no readable manifest.json, so no delta from it")
+            }
+            try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base.appendingPathComponent("quakes.mbtiles"),
+                      to: deltas.appendingPathComponent(baseVersion + ".mbtiles"))
+            try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base.appendingPathComponent("quakes.sqlite"),
+                     to: deltas.appendingPathComponent(baseVersion + ".sqlite"))
+            let old = Manifest.files(in: base)
+            let now = Dictionary(files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+            func whole(_ path: String) -> Bool { !coveredFiles.contains(path) && !path.hasPrefix(directoryName + "/") }
+            return Delta(base: baseVersion,
+                         changedFiles: files.map(\.path).filter { whole($0) && old[$0] != now[$0] },
+                         removedFiles: old.keys.filter { whole($0) && now[$0] == nil }.sorted())
+        }
+    }
+
+    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata.
+    private static func tiles(new: URL, base: URL, to url: URL) throws {
+        let queue = try SQLiteBuild.create(url, label: "delta-tiles")
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
+            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
+            try db.inTransaction {
+                try db.execute(sql: """
+                    CREATE TABLE metadata (name TEXT, value TEXT);
+                    CREATE UNIQUE INDEX metadata_name ON metadata (name);
+                    INSERT INTO metadata SELECT name, value FROM m.metadata ORDER BY name;
+                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    INSERT INTO tiles
+                      SELECT t.zoom_level, t.tile_column, t.tile_row, t.tile_data FROM m.tiles t
+                      LEFT JOIN n.tiles o ON o.zoom_level = t.zoom_level AND o.tile_column = t.tile_column AND o.tile_row = t.tile_row
+                      WHERE o.tile_data IS NULL OR o.tile_data <> t.tile_data
+                      ORDER BY t.zoom_level, t.tile_column, t.tile_row;
+                    CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
+                    CREATE TABLE deleted_tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER);
+                    INSERT INTO deleted_tiles
+                      SELECT o.zoom_level, o.tile_column, o.tile_row FROM n.tiles o
+                      WHERE NOT EXISTS (SELECT 1 FROM m.tiles t
+                                        WHERE t.zoom_level = o.zoom_level AND t.tile_column = o.tile_column AND t.tile_row = o.tile_row)
+                      ORDER BY o.zoom_level, o.tile_column, o.tile_row;
+                    CREATE UNIQUE INDEX deleted_tile_index ON deleted_tiles (zoom_level, tile_column, tile_row);
+                    """)
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE m")
+            try db.execute(sql: "DETACH DATABASE n")
+        }
+        try queue.close()
+        SQLiteBuild.fsync(url)
+    }
+
+    /// The rows delta: new and changed rows with their R-tree entries, deleted rowids, the new `info`.
+    private static func rows(new: URL, base: URL, to url: URL) throws {
+        let queue = try SQLiteBuild.create(url, label: "delta-rows")
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
+            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
+            // The columns as the new app database has them: the schema is written once, there.
+            let create = try String.fetchOne(db, sql: "SELECT sql FROM m.sqlite_master WHERE type = 'table' AND name = 'events'")!
+            let columns = try Row.fetchAll(db, sql: "PRAGMA m.table_info(events)").map { $0["name"] as String }
+            let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
+            let same = columns.map { "o.\"\($0)\" IS t.\"\($0)\"" }.joined(separator: " AND ")
+            try db.inTransaction {
+                try db.execute(sql: create)
+                try db.execute(sql: """
+                    INSERT INTO events (rowid, \(list))
+                      SELECT t.rowid, \(columns.map { "t.\"\($0)\"" }.joined(separator: ", ")) FROM m.events t
+                      LEFT JOIN n.events o ON o.rowid = t.rowid
+                      WHERE o.rowid IS NULL OR NOT (\(same))
+                      ORDER BY t.rowid;
+                    CREATE TABLE events_rtree (id INTEGER PRIMARY KEY, min_lon REAL, max_lon REAL, min_lat REAL, max_lat REAL);
+                    INSERT INTO events_rtree SELECT r.id, r.min_lon, r.max_lon, r.min_lat, r.max_lat
+                      FROM events d JOIN m.events_rtree r ON r.id = d.rowid ORDER BY r.id;
+                    CREATE TABLE deleted_events (rowid INTEGER PRIMARY KEY);
+                    INSERT INTO deleted_events
+                      SELECT o.rowid FROM n.events o WHERE NOT EXISTS (SELECT 1 FROM m.events t WHERE t.rowid = o.rowid) ORDER BY o.rowid;
+                    CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+                    INSERT INTO info SELECT name, value FROM m.info ORDER BY name;
+                    """)
+                return .commit
+            }
+            try db.execute(sql: "DETACH DATABASE m")
+            try db.execute(sql: "DETACH DATABASE n")
+        }
+        try queue.close()
+        SQLiteBuild.fsync(url)
+    }
+}

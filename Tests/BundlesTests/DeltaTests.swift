@@ -1,0 +1,92 @@
+import Foundation
+import QuakeBundles
+import QuakeCatalog
+import QuakeCommon
+import Testing
+import TestSupport
+
+/// Issue 18: each new bundle version carries deltas from the versions kept before it, and
+/// an app applying them with Python's sqlite3 alone (docs/apply-delta.py, the README's SQL)
+/// gets the new version's tiles and rows exactly, directly or along a chain.
+@Suite struct DeltaTests {
+    struct Step: Decodable {
+        let delta_tiles: Int, deleted_tiles: Int, delta_rows: Int, deleted_rows: Int
+        let tiles: Int, tiles_count: Int, metadata: Int, rows: Int, rows_count: Int, rtree: Int, info: Int
+        var mismatches: Int { tiles + metadata + rows + rtree + info }
+    }
+
+    struct Report: Decodable {
+        let direct: Step, first: Step?, chain: Step?
+        let chain_vs_direct: Comparison?
+    }
+
+    struct Comparison: Decodable {
+        let tiles: Int, rows: Int, rtree: Int
+    }
+
+    @Test func deltasFromEachKeptVersionBringAnOldCopyToTheNewVersionExactly() async throws {
+        let dir = TemporaryDirectory("deltas")
+        let sample = "feed-all_week-2020-06.geojson.gz"
+        let store = try TestStore(workspace: dir.url, samples: [sample])
+        let out = dir.path("bundles")
+        let v1 = try ExportHelpers.export(store, to: out)
+        #expect(!FileManager.default.fileExists(atPath: v1.directory.appendingPathComponent("deltas").path), "nothing to be a delta from")
+
+        // A cron run's worth: magnitudes revised, one quake moved, two deleted, one new.
+        let all = try store.events().values.sorted { $0.id < $1.id }
+        func revised(_ e: QuakeEvent, _ change: (inout QuakeEvent) -> Void) -> QuakeEvent {
+            var e = e
+            e.updated += 1_000
+            change(&e)
+            return e
+        }
+        try store.upsert(all.prefix(40).map { revised($0) { $0.mag = ($0.mag ?? 1) + 0.1 } }
+                         + [revised(all[100]) { $0.latitude! += 0.3 }]
+                         + [revised(all[200]) { ($0.id, $0.ids) = ("qbdelta1", ["qbdelta1"]) }])
+        try store.delete([all[300].id, all[301].id], updated: all.map(\.updated).max()! + 10)
+        let v2 = try ExportHelpers.export(store, to: out)
+        // And another: more revisions, one more deletion.
+        try store.upsert(all[50..<70].map { revised($0) { $0.mag = ($0.mag ?? 1) - 0.2 } })
+        try store.delete([all[400].id], updated: all.map(\.updated).max()! + 20)
+        let v3 = try ExportHelpers.export(store, to: out)
+
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: v3.directory.appendingPathComponent("manifest.json"))) as? [String: Any])
+        let deltas = try #require(manifest["deltas"] as? [[String: Any]])
+        #expect(deltas.map { $0["base"] as? String } == [v2.bundleVersion, v1.bundleVersion], "newest base first")
+        for delta in deltas {
+            let files = try #require(delta["files"] as? [[String: Any]])
+            #expect(files.count == 2)
+            for file in files {
+                let path = try #require(file["path"] as? String)
+                let url = v3.directory.appendingPathComponent(path)
+                #expect(try Data(contentsOf: url).count == file["bytes"] as? Int)
+                #expect(try SHA256.hex(fileAt: url) == file["sha256"] as? String)
+            }
+            let changed = try #require(delta["changed_files"] as? [String])
+            #expect(changed.contains("timeline.json") && !changed.contains("quakes.mbtiles") && !changed.contains("quakes.sqlite"))
+        }
+
+        let report = try JSONDecoder().decode(Report.self, from: await WitnessScript.run(
+            "delta_witness.py", [dir.path("witness").path, v1.directory.path, v2.directory.path, v3.directory.path]))
+        for step in [report.direct, report.first, report.chain].compactMap({ $0 }) {
+            #expect(step.mismatches == 0, "\(step)")
+            #expect(step.delta_rows > 0 && step.deleted_rows > 0)
+            #expect(step.delta_tiles > 0 && step.delta_tiles < step.tiles_count / 2, "a delta carries only what changed: \(step)")
+        }
+        #expect(report.direct.deleted_rows == 3 && report.first?.deleted_rows == 2 && report.chain?.deleted_rows == 1)
+        let versus = try #require(report.chain_vs_direct)
+        #expect(versus.tiles == 0 && versus.rows == 0 && versus.rtree == 0, "the chain v1 → v2 → v3 equals the direct v1 → v3")
+    }
+
+    @Test func keepingOneVersionMakesNoDeltas() throws {
+        let dir = TemporaryDirectory("deltas-keep1")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        _ = try ExportHelpers.export(store, to: dir.path("bundles")) { $0.keep = 1 }
+        var event = try #require(try store.events().values.min { $0.id < $1.id })
+        event.updated += 1
+        event.mag = (event.mag ?? 1) + 1
+        try store.upsert([event])
+        let second = try ExportHelpers.export(store, to: dir.path("bundles")) { $0.keep = 1 }
+        #expect(!FileManager.default.fileExists(atPath: second.directory.appendingPathComponent("deltas").path))
+    }
+}
