@@ -10,6 +10,12 @@ import Foundation
 /// transactions), so what a kill at any moment leaves is already consistent, and the next
 /// run resumes from it. The workspace lock is a `flock`, released by the kernel as the
 /// process ends, after its last write, never before.
+///
+/// The signals are caught by a plain handler that writes the signal's number into a pipe,
+/// read by a thread of ours; the installing thread unblocks them. (A dispatch signal source
+/// on Linux reads a signalfd, which sees a signal only while every thread blocks it: a
+/// process started with them unblocked in one of its threads lost them, and one started
+/// with them blocked, as children of some threads are, never saw them.)
 public enum Interruption {
     private struct State {
         var command = "quake-bake"
@@ -17,10 +23,12 @@ public enum Interruption {
         /// Whether the stage leaves work a next run resumes from (not so for `serve`).
         var resumable = true
         var actions: [@Sendable (_ exitCode: Int32, _ note: String) -> Void] = []
-        var sources: [DispatchSourceSignal] = []
+        var installed = false
     }
 
     private static let lock = NSLock()
+    /// The pipe's write end, set before the handler is installed.
+    nonisolated(unsafe) private static var signalPipe: Int32 = -1
     nonisolated(unsafe) private static var state = State()
 
     /// Catches SIGINT and SIGTERM for the rest of the process, for `command` (e.g. `fetch`).
@@ -28,14 +36,31 @@ public enum Interruption {
         lock.withLock {
             state.command = command
             state.stage = command
-            guard state.sources.isEmpty else { return }
-            for number in [SIGINT, SIGTERM] {
-                signal(number, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler { interrupted(by: number) }
-                source.resume()
-                state.sources.append(source)
+            guard !state.installed else { return }
+            state.installed = true
+            var ends: [Int32] = [0, 0]
+            guard pipe(&ends) == 0 else { return }
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            signalPipe = ends[1]
+            let readEnd = ends[0]
+            let reader = Thread {
+                var number: UInt8 = 0
+                var got = read(readEnd, &number, 1)
+                while got < 0 && errno == EINTR { got = read(readEnd, &number, 1) }
+                if got == 1 { interrupted(by: Int32(number)) }
             }
+            reader.name = "signals"
+            reader.start()
+            var set = sigset_t()
+            sigemptyset(&set)
+            for number in [SIGINT, SIGTERM] {
+                signal(number) { number in
+                    var byte = UInt8(truncatingIfNeeded: number)
+                    _ = write(Interruption.signalPipe, &byte, 1)  // async-signal-safe
+                }
+                sigaddset(&set, number)
+            }
+            pthread_sigmask(SIG_UNBLOCK, &set, nil)
         }
     }
 
