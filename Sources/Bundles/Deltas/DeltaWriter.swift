@@ -16,7 +16,7 @@ import QuakeCommon
 ///
 /// Applying them (README, "Updating an app by delta"; docs/apply-delta.py) gives the new
 /// version's tiles and rows exactly. Made with SQL over both versions' files: tiles compared
-/// by their bytes, rows column by column, so it holds whatever changed them.
+/// by their bytes, rows by the event and version they hold.
 enum DeltaWriter {
     /// One delta, as the manifest lists it.
     struct Delta {
@@ -113,7 +113,10 @@ enum DeltaWriter {
             let create = try String.fetchOne(db, sql: "SELECT sql FROM m.sqlite_master WHERE type = 'table' AND name = 'events'")!
             let columns = try Row.fetchAll(db, sql: "PRAGMA m.table_info(events)").map { $0["name"] as String }
             let list = columns.map { "\"\($0)\"" }.joined(separator: ", ")
-            let same = columns.map { "o.\"\($0)\" IS t.\"\($0)\"" }.joined(separator: " AND ")
+            // A row is the same when it holds the same event at the same `updated`: a row is made
+            // from its store row alone, and a stored event changes only with a newer `updated`
+            // (the version rule). Comparing every column took 2.6 times as long at 440k rows.
+            let same = "o.id IS t.id AND o.updated IS t.updated"
             try db.inTransaction {
                 try db.execute(sql: create)
                 try db.execute(sql: """
