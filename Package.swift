@@ -120,15 +120,25 @@ let package = Package(
         ], path: "Benchmarks/bench-export"),
 
         // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
-        .target(name: "TestSupport", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Tests/Support"),
-        .testTarget(name: "CatalogTests", dependencies: ["QuakeCatalog", "TestSupport"], path: "Tests/CatalogTests"),
-        .testTarget(name: "StandInTests", dependencies: ["USGSStandIn", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
-        .testTarget(name: "FetchTests", dependencies: ["QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake"], path: "Tests/FetchTests"),
-        .testTarget(name: "StoreTests", dependencies: ["QuakeStore", "BenchSupport", "TestSupport", "usgs-stand-in", "quake-bake", .product(name: "Logging", package: "swift-log")], path: "Tests/StoreTests"),
-        .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "QuakeCommon", "TestSupport"], path: "Tests/TilesTests"),
-        .testTarget(name: "BundlesTests", dependencies: ["QuakeBundles", "QuakeStore", "TestSupport", "quake-bake"], path: "Tests/BundlesTests"),
+        .target(name: "TestSupport", dependencies: ["QuakeCatalog"], path: "Tests/Support"),
+        .testTarget(name: "CatalogTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport"], path: "Tests/CatalogTests"),
+        .testTarget(name: "StandInTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
+        .testTarget(name: "FetchTests", dependencies: [
+            "QuakeFetch", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/FetchTests"),
+        .testTarget(name: "StoreTests", dependencies: [
+            "QuakeStore", "QuakeCatalog", "QuakeCommon", "BenchSupport", "TestSupport", "usgs-stand-in", "quake-bake",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/StoreTests"),
+        .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "QuakeCatalog", "QuakeCommon", "TestSupport"], path: "Tests/TilesTests"),
+        .testTarget(name: "BundlesTests", dependencies: [
+            "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "TestSupport", "quake-bake",
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/BundlesTests"),
         .testTarget(name: "OperationsTests", dependencies: [
-            "QuakeOperations", "QuakeStore", "QuakeFetch", "TestSupport", "usgs-stand-in", "quake-bake",
+            "QuakeOperations", "QuakeStore", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/OperationsTests"),
     ]

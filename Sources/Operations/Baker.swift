@@ -55,11 +55,9 @@ public enum Baker {
             logger.info("\(report.line)")
             return report
         } catch {
-            let status = (error as? ExitStatusProviding)?.exitStatus ?? .failure
-            let outcome = status == .temporaryFailure ? "temporary failure" : (status == .dataError ? "data error" : "failed")
-            try? history.finish(runID, outcome: outcome, exitCode: status.rawValue, eventsFetched: report.fetch?.events ?? 0,
+            try? history.finish(runID, failedWith: error, eventsFetched: report.fetch?.events ?? 0,
                                 eventsChanged: report.index?.counts.changed ?? 0, rejected: report.rejected,
-                                bundleVersion: report.export?.bundleVersion, message: "\(error)")
+                                bundleVersion: report.export?.bundleVersion)
             throw error
         }
     }

@@ -27,8 +27,8 @@ public struct RecordedRun: Sendable, Codable, Equatable {
     }
 }
 
-/// The run history in `<workspace>/runs.sqlite`: every bake, with its stage while it runs
-/// (so a killed run shows where it died) and its outcome when it ends.
+/// The run history in `<workspace>/runs.sqlite`: every bake and stage command, with its stage
+/// while it runs (so a killed run shows where it died) and its outcome when it ends.
 struct RunHistory {
     private let queue: DatabasePool
 
@@ -82,6 +82,15 @@ struct RunHistory {
                     exit_code = ?, events_fetched = ?, events_changed = ?, rejected = ?, bundle_version = ?, message = ? WHERE id = ?
                 """, arguments: [Self.now(), outcome, outcome, exitCode, eventsFetched, eventsChanged, rejected, bundleVersion, message, id])
         }
+    }
+
+    /// Records a run that ended with `error`: its outcome and exit code from the error's exit status.
+    func finish(_ id: Int64, failedWith error: Error, eventsFetched: Int = 0, eventsChanged: Int = 0, rejected: Int = 0,
+                bundleVersion: String? = nil) throws {
+        let status = (error as? ExitStatusProviding)?.exitStatus ?? .failure
+        let outcome = status == .temporaryFailure ? "temporary failure" : (status == .dataError ? "data error" : "failed")
+        try finish(id, outcome: outcome, exitCode: status.rawValue, eventsFetched: eventsFetched, eventsChanged: eventsChanged,
+                   rejected: rejected, bundleVersion: bundleVersion, message: "\(error)")
     }
 
     /// The newest runs, newest first. A run that never finished and whose lock is gone was killed: `interrupted`.

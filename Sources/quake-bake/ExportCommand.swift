@@ -3,6 +3,7 @@ import Foundation
 import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
+import QuakeOperations
 import QuakeTiles
 
 /// `quake-bake export`.
@@ -56,8 +57,11 @@ struct ExportCommand: AsyncParsableCommand {
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake export")
             defer { lock.release() }
             let outDirectory = out.map { URL(fileURLWithPath: $0) } ?? workspace.bundlesDirectory
-            _ = try Exporter.export(store: workspace.storePath, out: outDirectory, options: options,
-                                    progress: common.progress, logger: logger)
+            _ = try await RecordedStage.run("export", workspace: workspace, facts: {
+                RecordedStage.Facts(changed: $0.changed, bundleVersion: $0.bundleVersion)
+            }) {
+                try Exporter.export(store: workspace.storePath, out: outDirectory, options: options, progress: common.progress, logger: logger)
+            }
         }
     }
 

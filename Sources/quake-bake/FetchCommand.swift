@@ -1,6 +1,7 @@
 import ArgumentParser
 import QuakeCommon
 import QuakeFetch
+import QuakeOperations
 
 /// `quake-bake fetch`.
 struct FetchCommand: AsyncParsableCommand {
@@ -32,8 +33,10 @@ struct FetchCommand: AsyncParsableCommand {
             defer { lock.release() }
             var options = FetchOptions()
             service.apply(to: &options)
-            _ = try await Fetcher.run(selection: try selection.selection(), options: options, workspace: workspace,
-                                      progress: common.progress, logger: logger)
+            let chosen = try selection.selection()
+            _ = try await RecordedStage.run("fetch", workspace: workspace, facts: { RecordedStage.Facts(changed: $0.events > 0, eventsFetched: $0.events) }) {
+                try await Fetcher.run(selection: chosen, options: options, workspace: workspace, progress: common.progress, logger: logger)
+            }
         }
     }
 }

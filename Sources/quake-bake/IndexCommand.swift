@@ -60,25 +60,30 @@ struct IndexCommand: AsyncParsableCommand {
                 throw QuakeBakeError("nothing to rebuild from: the archive of \(workspace.root.path) is empty and no --from file was given; the store is left as it is",
                                      exitStatus: .usage)
             }
-            let summary = rebuild
-                ? try Indexer.rebuild(sources, store: workspace.storePath, progress: common.progress, logger: logger)
-                : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
-            if !summary.unreadable.isEmpty {
-                // Each was named above as it was met.
-                throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read (named above); the others are indexed")
-            }
-            if !summary.damaged.isEmpty {
-                throw QuakeBakeError("\(summary.damaged.count) of \(Format.count(summary.sources.count, "source")) \(summary.damaged.count == 1 ? "was" : "were") damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
-                                     exitStatus: .dataError)
-            }
-            if let source = summary.allRefused.first {
-                throw QuakeBakeError("every one of the \(Format.count(source.counts.rejected, "item")) of \(source.name) was refused (see the rejects table)",
-                                     exitStatus: .dataError)
-            }
-            let rejected = summary.counts.rejected - summary.damaged.count
-            if rejected > maxRejects {
-                throw QuakeBakeError("\(Format.count(rejected, "item")) refused, more than --max-rejects \(maxRejects); the good ones are indexed (see the rejects table)",
-                                     exitStatus: .dataError)
+            _ = try await RecordedStage.run("index", workspace: workspace, facts: {
+                RecordedStage.Facts(changed: $0.counts.changed > 0, eventsChanged: $0.counts.changed, rejected: $0.counts.rejected)
+            }) {
+                let summary = rebuild
+                    ? try Indexer.rebuild(sources, store: workspace.storePath, progress: common.progress, logger: logger)
+                    : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
+                if !summary.unreadable.isEmpty {
+                    // Each was named above as it was met.
+                    throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read (named above); the others are indexed")
+                }
+                if !summary.damaged.isEmpty {
+                    throw QuakeBakeError("\(summary.damaged.count) of \(Format.count(summary.sources.count, "source")) \(summary.damaged.count == 1 ? "was" : "were") damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
+                                         exitStatus: .dataError)
+                }
+                if let source = summary.allRefused.first {
+                    throw QuakeBakeError("every one of the \(Format.count(source.counts.rejected, "item")) of \(source.name) was refused (see the rejects table)",
+                                         exitStatus: .dataError)
+                }
+                let rejected = summary.counts.rejected - summary.damaged.count
+                if rejected > maxRejects {
+                    throw QuakeBakeError("\(Format.count(rejected, "item")) refused, more than --max-rejects \(maxRejects); the good ones are indexed (see the rejects table)",
+                                         exitStatus: .dataError)
+                }
+                return summary
             }
         }
     }

@@ -19,9 +19,4 @@ enum Reporting {
             throw ExitCode(ExitStatus.failure.rawValue)
         }
     }
-
-    /// The message and exit status of a stage that is not built yet.
-    static func notBuiltYet(_ stage: String, issue: Int) -> QuakeBakeError {
-        QuakeBakeError("`quake-bake \(stage)` is not built yet (issue \(issue)).", exitStatus: .failure)
-    }
 }

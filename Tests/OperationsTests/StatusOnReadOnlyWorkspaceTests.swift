@@ -47,7 +47,9 @@ import TestSupport
         let status = try Self.decoded(outcome)
         #expect(status.store?.events == 3_121)
         #expect(status.bundle?.events == 3_121)
-        #expect(status.runs.first?.command == "bake")
+        // Every run, the stage commands' too, newest first (issue 17.5).
+        #expect(status.runs.map(\.command) == ["export", "index", "bake"], "\(status.runs)")
+        #expect(status.runs.map(\.outcome) == ["ok", "ok", "temporary failure"], "\(status.runs)")
         #expect(try Self.listing(root) == before, "status wrote to the workspace")
     }
 

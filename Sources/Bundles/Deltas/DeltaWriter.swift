@@ -74,7 +74,7 @@ enum DeltaWriter {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
             try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
-            try db.inTransaction {
+            try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other jobs too
                 try db.execute(sql: """
                     CREATE TABLE metadata (name TEXT, value TEXT);
                     CREATE UNIQUE INDEX metadata_name ON metadata (name);
@@ -117,7 +117,7 @@ enum DeltaWriter {
             // from its store row alone, and a stored event changes only with a newer `updated`
             // (the version rule). Comparing every column took 2.6 times as long at 440k rows.
             let same = "o.id IS t.id AND o.updated IS t.updated"
-            try db.inTransaction {
+            try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other jobs too
                 try db.execute(sql: create)
                 try db.execute(sql: """
                     INSERT INTO events (rowid, \(list))
