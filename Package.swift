@@ -120,7 +120,9 @@ let package = Package(
         ], path: "Benchmarks/bench-export"),
 
         // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
-        .target(name: "TestSupport", dependencies: ["QuakeCatalog"], path: "Tests/Support"),
+        .target(name: "TestSupport", dependencies: [
+            "QuakeCatalog", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/Support"),
         .testTarget(name: "CatalogTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport"], path: "Tests/CatalogTests"),
         .testTarget(name: "StandInTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
         .testTarget(name: "FetchTests", dependencies: [

@@ -61,32 +61,3 @@ enum ExportHelpers {
         }
     }
 }
-
-/// Keeps every message logged through it (debug level and up), for tests that check which way an export went.
-final class RecordedLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    /// A logger writing here.
-    var logger: Logger {
-        Logger(label: "export") { _ in Handler(log: self) }
-    }
-
-    /// The messages so far.
-    var messages: [String] { lock.withLock { lines } }
-
-    private struct Handler: LogHandler {
-        let log: RecordedLog
-        var metadata: Logger.Metadata = [:]
-        var logLevel: Logger.Level = .debug
-
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-
-        func log(event: LogEvent) {
-            log.lock.withLock { log.lines.append(event.message.description) }
-        }
-    }
-}

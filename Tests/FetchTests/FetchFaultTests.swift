@@ -39,6 +39,9 @@ import TestSupport
         #expect(try FetchSupport.archivedIDs(workspace) == expected)
         #expect(try FetchSupport.archivedPages(workspace).allSatisfy { $0.events.count <= 150 })
         #expect(summary.countRequests + summary.queryRequests == log.count)
+        if summary.failedAttempts > 0 {
+            #expect(FetchSupport.log.messages.contains { $0.contains("attempt") && $0.contains("failed") }, "each retry is logged")
+        }
         if kind == "429" { #expect(Date().timeIntervalSince(started) >= 1, "Retry-After: 1 was not honoured") }
         if kind == "wrongcount" { #expect(summary.countRequests > log.filter { $0.endpoint == "query" }.count) }
     }

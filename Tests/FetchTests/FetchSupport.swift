@@ -28,7 +28,10 @@ enum FetchSupport {
         return selection
     }
 
-    static let logger = Logger(label: "fetch-test")
+    /// Where the fetch suites log: kept, not printed (the faults they inject cause warnings on
+    /// purpose), for the tests to assert on.
+    static let log = RecordedLog(label: "fetch-test")
+    static var logger: Logger { log.logger }
 
     /// Every page in the archive, read back.
     static func archivedPages(_ workspace: Workspace) throws -> [(page: ArchivedPage, events: [QuakeEvent])] {
