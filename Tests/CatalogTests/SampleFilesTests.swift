@@ -47,16 +47,4 @@ import TestSupport
         #expect(page.events.contains { $0.mag == nil })
         #expect(page.events.contains { ($0.time ?? 0) < 0 })
     }
-
-    @Test func readingSpeed() throws {
-        let data = try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2018-06.geojson.gz")))
-        let start = Date()
-        var n = 0
-        for _ in 0..<5 { n += GeoJSONReader.read(data, source: "speed").events.count }
-        print("GeoJSON: \(Int(Double(n) / Date().timeIntervalSince(start))) events/s")
-        let csv = try Gzip.decompress(Data(contentsOf: TestData.usgs("query-m6-1973-2023.csv.gz")))
-        let start2 = Date()
-        let m = ComCatCSV.read(csv, source: "speed").events.count
-        print("CSV: \(Int(Double(m) / Date().timeIntervalSince(start2))) events/s")
-    }
 }

@@ -52,4 +52,21 @@ import Testing
         #expect(sorted == values.sorted())
         #expect(!sorted.contains { $0 == 0 && $0.sign == .minus })
     }
+
+    @Test func sortRunsOrdersEachRunOfEqualsAndNothingAcrossThem() {
+        var random = SeededGenerator(seed: 5)
+        // Groups of equal keys, as after a radix sort on the key; within a group the order is shuffled.
+        let keys = (0..<2_000).map { _ in Int.random(in: 0..<40, using: &random) }.sorted()
+        let tieBreak = (0..<keys.count).map { _ in Int.random(in: 0..<1_000_000, using: &random) }
+        var positions = (0..<UInt32(keys.count)).map { $0 }
+        for start in stride(from: 0, to: positions.count, by: 97) {  // shuffle inside groups only
+            let end = min(start + 97, positions.count)
+            positions[start..<end].sort { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : tieBreak[Int($0)] % 7 < tieBreak[Int($1)] % 7 }
+        }
+        let before = positions
+        RadixSort.sortRuns(&positions, where: { keys[$0] == keys[$1] }, by: { tieBreak[$0] < tieBreak[$1] })
+        let expected = before.sorted { keys[Int($0)] != keys[Int($1)] ? keys[Int($0)] < keys[Int($1)] : tieBreak[Int($0)] < tieBreak[Int($1)] }
+        #expect(positions == expected)
+        #expect(Set(positions) == Set(before), "a permutation of what it was given")
+    }
 }
