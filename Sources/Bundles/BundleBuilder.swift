@@ -18,7 +18,7 @@ enum BundleBuilder {
     /// `thinned` is called once the events are thinned, with each event's minzoom and the row
     /// keys of the events whose feature id moved.
     static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
-                      previous: URL?, progress: any ProgressSink, stopwatch: inout Stopwatch,
+                      previous: URL?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
@@ -65,6 +65,7 @@ enum BundleBuilder {
         let mbtilesRows = metadata.mbtilesRows
         let mbtiles = BackgroundWork("export.mbtiles") {
             try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: directory.appendingPathComponent("quakes.mbtiles"))
+            try DeltaWriter.writeTiles(into: directory, from: deltaBases)
         }
         do {
             let offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,
@@ -83,7 +84,7 @@ enum BundleBuilder {
         let written = [Result { try mbtiles.wait() }, Result { try geoJSON.wait() }, Result { try preview.wait() }]
         for result in written { try result.get() }
         FreedMemory.release()
-        stopwatch.lap("waited for quakes.mbtiles, the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
+        stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
         let warnings = thinning.actions.map { action -> String in
             let why = action.reason == .bytes
                 ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"

@@ -77,12 +77,25 @@ public enum Exporter {
             previousDatabase?.copy.discard()
             throw error
         }
+        // Deltas from the versions that stay after this one is published, each file written as soon
+        // as the new file it compares is complete (see DeltaWriter).
+        let deltaBases: [DeltaWriter.Base]
+        do {
+            let kept = publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) }
+            deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
+        } catch {
+            previousDatabase?.copy.discard()
+            try? FileManager.default.removeItem(at: directory)
+            throw error
+        }
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {
-            try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, featureIDs: try assigning.wait(),
-                                        highWaterMark: highWaterMark, previous: previousDatabase,
-                                        to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
+            let digest = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, featureIDs: try assigning.wait(),
+                                                     highWaterMark: highWaterMark, previous: previousDatabase,
+                                                     to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
+            try DeltaWriter.writeRows(into: directory, from: deltaBases)
+            return digest
         }
         let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1)
         let featureIDs = try assigning.wait()
@@ -93,6 +106,7 @@ public enum Exporter {
         var cacheWriter: BackgroundWork<Void>?
         do {
             let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory, previous: current,
+                                                deltaBases: deltaBases,
                                                 progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
                 cacheWriter = BackgroundWork("export.event-cache") {
                     try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
@@ -100,16 +114,10 @@ public enum Exporter {
                 }
             }
             let appDatabaseDigest = try appDatabase.wait()
-            stopwatch.lap("waited for the app database")
-            var files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
+            stopwatch.lap(deltaBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas")
+            let files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
             stopwatch.lap("hashed the files")
-            // Deltas from the versions that stay after this one is published.
-            let bases = publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) }
-            let deltas = try DeltaWriter.write(into: directory, files: files, bases: Array(bases))
-            if !deltas.isEmpty {
-                files = try BundleFiles.list(directory, known: Dictionary(files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a }))
-                stopwatch.lap("wrote \(Format.count(deltas.count, "delta")) from older versions")
-            }
+            let deltas = DeltaWriter.describe(deltaBases, files: files)
             var warnings = built.warnings
             if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
             let manifest = Manifest(bundleVersion: bundleVersion, highWaterMark: highWaterMark, contentDigest: contentDigest, options: options,

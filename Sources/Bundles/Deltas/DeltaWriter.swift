@@ -16,7 +16,9 @@ import QuakeCommon
 ///
 /// Applying them (README, "Updating an app by delta"; docs/apply-delta.py) gives the new
 /// version's tiles and rows exactly. Made with SQL over both versions' files: tiles compared
-/// by their bytes, rows by the event and version they hold.
+/// by their bytes, rows by the event and version they hold. The export writes the tiles deltas
+/// on the thread that wrote `quakes.mbtiles` and the rows deltas on the app database's, each as
+/// soon as its new file is complete, so they overlap the rest of the export.
 enum DeltaWriter {
     /// One delta, as the manifest lists it.
     struct Delta {
@@ -32,37 +34,51 @@ enum DeltaWriter {
     /// Files a delta carries the changes of, rather than listing them as changed.
     static let coveredFiles: Set<String> = ["quakes.mbtiles", "quakes.sqlite"]
 
-    /// Writes the deltas from each of `bases` (complete older versions) into `directory`
-    /// (the new version, complete but for its manifest; `files`: its files as the manifest lists them).
-    static func write(into directory: URL, files: [BundleFiles.File], bases: [URL]) throws -> [Delta] {
-        guard !bases.isEmpty else { return [] }
-        let deltas = directory.appendingPathComponent(directoryName)
-        try FileManager.default.createDirectory(at: deltas, withIntermediateDirectories: true)
-        let versions = try bases.map { base in
-            guard let version = Manifest.bundleVersion(in: base) else {
-                throw QuakeBakeError("\(base.path): no readable manifest.json, so no delta from it")
+    /// An older version a delta starts from.
+    struct Base: Sendable {
+        let directory: URL
+        /// Its `bundle_version`, the delta files' name.
+        let version: String
+    }
+
+    /// The bases among complete older version directories, with the directory the deltas go to
+    /// in `newVersion` made ready when there are any.
+    static func bases(_ directories: [URL], newVersion: URL) throws -> [Base] {
+        let bases = try directories.map { directory in
+            guard let version = Manifest.bundleVersion(in: directory) else {
+                throw QuakeBakeError("\(directory.path): no readable manifest.json, so no delta from it")
             }
-            return version
+            return Base(directory: directory, version: version)
         }
-        // Each file of each delta on a core of its own: the row comparisons take most of the time.
-        let jobs = Parallel.map(2 * bases.count) { job -> Result<Void, Error> in
-            let (base, version) = (bases[job / 2], versions[job / 2])
-            return Result {
-                if job % 2 == 0 {
-                    try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base.appendingPathComponent("quakes.mbtiles"),
-                              to: deltas.appendingPathComponent(version + ".mbtiles"))
-                } else {
-                    try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base.appendingPathComponent("quakes.sqlite"),
-                             to: deltas.appendingPathComponent(version + ".sqlite"))
-                }
-            }
+        if !bases.isEmpty {
+            try FileManager.default.createDirectory(at: newVersion.appendingPathComponent(directoryName), withIntermediateDirectories: true)
         }
-        for job in jobs { try job.get() }
+        return bases
+    }
+
+    /// Writes the tiles delta from each base, once the new version's `quakes.mbtiles` is complete.
+    static func writeTiles(into directory: URL, from bases: [Base]) throws {
+        for base in bases {
+            try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base.directory.appendingPathComponent("quakes.mbtiles"),
+                      to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
+        }
+    }
+
+    /// Writes the rows delta from each base, once the new version's `quakes.sqlite` is complete.
+    static func writeRows(into directory: URL, from bases: [Base]) throws {
+        for base in bases {
+            try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base.directory.appendingPathComponent("quakes.sqlite"),
+                     to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
+        }
+    }
+
+    /// The deltas as the manifest lists them, from the new version's `files`.
+    static func describe(_ bases: [Base], files: [BundleFiles.File]) -> [Delta] {
         let now = Dictionary(files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         func whole(_ path: String) -> Bool { !coveredFiles.contains(path) && !path.hasPrefix(directoryName + "/") }
-        return zip(bases, versions).map { base, version in
-            let old = Manifest.files(in: base)
-            return Delta(base: version,
+        return bases.map { base in
+            let old = Manifest.files(in: base.directory)
+            return Delta(base: base.version,
                          changedFiles: files.map(\.path).filter { whole($0) && old[$0] != now[$0] },
                          removedFiles: old.keys.filter { whole($0) && now[$0] == nil }.sorted())
         }
@@ -74,7 +90,7 @@ enum DeltaWriter {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
             try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
-            try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other jobs too
+            try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: """
                     CREATE TABLE metadata (name TEXT, value TEXT);
                     CREATE UNIQUE INDEX metadata_name ON metadata (name);
@@ -117,7 +133,7 @@ enum DeltaWriter {
             // from its store row alone, and a stored event changes only with a newer `updated`
             // (the version rule). Comparing every column took 2.6 times as long at 440k rows.
             let same = "o.id IS t.id AND o.updated IS t.updated"
-            try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other jobs too
+            try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: create)
                 try db.execute(sql: """
                     INSERT INTO events (rowid, \(list))
