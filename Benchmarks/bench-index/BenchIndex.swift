@@ -8,6 +8,7 @@
 // (c) ogr2ogr -f SQLite -dsco SPATIALITE=YES on the same events as (a) and (b), each as
 //     one GeoJSON file, for the ratio;
 // (d) 1,000 changed events (newer versions of events of (a)) indexed into the store of (a).
+// `bench-index parsers [FILE]` compares the GeoJSON reader with Foundation's on one page.
 // Each index run is a child process (`bench-index child`), so that its peak RSS and CPU
 // time are its own. The runs of quake-bake and of ogr2ogr alternate, so that both meet
 // the same load on the shared machine, and each measurement is the fastest of --runs
@@ -20,6 +21,6 @@ struct BenchIndex: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-index",
         abstract: "Prints the index figures of BENCHMARKS.md (## index) as a Markdown table.",
-        subcommands: [Measure.self, Child.self],
+        subcommands: [Measure.self, Child.self, Parsers.self],
         defaultSubcommand: Measure.self)
 }
