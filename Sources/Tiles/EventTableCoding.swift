@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// The binary form of an `EventTable`, for the export's event cache: every column as it is
 /// held in memory, so writing and reading it costs little more than copying the bytes.
 extension EventTable {

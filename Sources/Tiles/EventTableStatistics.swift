@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// Figures over one attribute of many events, read straight from the columns (for the
 /// `tilestats` of the tileset metadata, which look at every shown event).
 extension EventTable {

@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// The MVT feature id of an event: a stable number derived from its USGS id string.
 ///
 /// id = SipHash-2-4 (key bytes 0x00…0x0f, `SipHasher.fixedKey0/1`) of the id's UTF-8

@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// The events as thinning sees them: fixed-point Web Mercator positions, the
 /// priority order (biggest magnitude first, then newer, then smaller id) and the
 /// Morton order that makes every tile and grid cell a contiguous run.

@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// The events of one tile at one zoom: a contiguous run of `PointSet.order`.
 public struct TileRun: Sendable {
     /// The tile.

@@ -1,8 +1,9 @@
 import Foundation
 import QuakeCatalog
+import QuakeCommon
 import QuakeTiles
-import Testing
 import TestSupport
+import Testing
 
 /// The event table's binary form (the export's event cache), its in-place removal of events and its reordering.
 @Suite struct EventTableCodingTests {

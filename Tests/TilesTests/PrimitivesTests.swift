@@ -1,8 +1,9 @@
 import Foundation
 import QuakeCatalog
+import QuakeCommon
 import QuakeTiles
-import Testing
 import TestSupport
+import Testing
 
 /// SipHash, feature ids, Web Mercator, tile keys.
 @Suite struct PrimitivesTests {

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 import QuakeTiles
 
 /// Reads the selection from the store: all of it, or, given the event cache of the current

@@ -1,3 +1,4 @@
+import QuakeCommon
 import QuakeTiles
 
 /// The selection as read from the store, with what the next export needs to read only

@@ -153,7 +153,7 @@ public final class BinaryReader {
 /// A damaged or foreign binary file.
 public struct BinaryFileError: Error, CustomStringConvertible {
     public let description: String
-    init(_ description: String) { self.description = description }
+    public init(_ description: String) { self.description = description }
 }
 
 /// A fast 64-bit checksum over a sequence of byte runs (four multiply-rotate lanes of 8-byte
