@@ -12,10 +12,15 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Thin events per zoom and write map bundles.",
         discussion: """
-        Writes a new bundle version under --out (default <workspace>/bundles) and makes it
-        current with one atomic switch of the `current` symlink: quakes.mbtiles, quakes.pmtiles,
-        geojson/z{z}.geojson.gz, quakes.sqlite, timeline.json, manifest.json, preview.html.
-        When nothing changed since the current bundle, no version is made.
+        Writes a new bundle version under --out (default <workspace>/bundles) and makes it \
+        current with one atomic switch of the `current` symlink: quakes.mbtiles, quakes.pmtiles, \
+        geojson/z{z}.geojson.gz, quakes.sqlite, timeline.json, style.json, manifest.json, \
+        preview.html, and deltas/ from the older versions kept (see the README, "Updating an \
+        app by delta"). When nothing changed since the current bundle, no version is made.
+
+        Below --max-zoom each zoom draws the biggest quake of every 32-pixel neighbourhood and \
+        enough others that every quake is within 12 pixels of a drawn one (--thinning spacing; \
+        docs/thinning.md); the rest are summarised per grid cell.
         """)
 
     @OptionGroup var common: CommonOptions

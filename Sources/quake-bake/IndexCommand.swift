@@ -10,16 +10,16 @@ struct IndexCommand: AsyncParsableCommand {
         commandName: "index",
         abstract: "Build or update the SpatiaLite store from the archive and ComCat files.",
         discussion: """
-        Reads every archived page not indexed yet (in arrival order), then each --from
-        file, into <workspace>/store/quakes.sqlite. Newest `updated` wins; an equal
-        `updated` changes nothing. Each source is one transaction; a source already
-        indexed (same content) is skipped. Items that cannot be stored go to the
+        Reads every archived page not indexed yet (in arrival order), then each --from \
+        file, into <workspace>/store/quakes.sqlite. Newest `updated` wins; an equal \
+        `updated` changes nothing. Each source is one transaction; a source already \
+        indexed (same content) is skipped. Items that cannot be stored go to the \
         store's `rejects` table with the reason.
 
-        Exit status: 0 done; 1 a source could not be read at all (the others are
-        indexed) or the store failed; 65 a source was damaged as a whole (broken or
-        truncated JSON, not a catalog; its good events are indexed); 75 the workspace
-        is locked by another run. Exit 65 too when more items than --max-rejects were
+        Exit status: 0 done; 1 a source could not be read at all (the others are \
+        indexed) or the store failed; 65 a source was damaged as a whole (broken or \
+        truncated JSON, not a catalog; its good events are indexed); 75 the workspace \
+        is locked by another run. Exit 65 too when more items than --max-rejects were \
         refused, or every item of a file.
         """)
 

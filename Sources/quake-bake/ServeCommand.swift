@@ -9,12 +9,12 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the current bundle over HTTP, to look at it in a browser at every zoom.",
         discussion: """
-        Prints the page's URL on stdout, then serves until stopped (Ctrl-C): the map page
-        (MapLibre GL JS, served from the binary: nothing is fetched from elsewhere), the
-        bundle's style.json pointed at this server, its tiles at /tiles/{z}/{x}/{y}.pbf
-        (gzip, Content-Encoding: gzip, ETag per bundle version), and manifest.json,
-        timeline.json, preview.html and the archives. Anything else is 404. The bundle is
-        looked up for every request, so a cron export that switches `current` shows at the
+        Prints the page's URL on stdout, then serves until stopped (Ctrl-C): the map page \
+        (MapLibre GL JS, served from the binary: nothing is fetched from elsewhere), the \
+        bundle's style.json pointed at this server, its tiles at /tiles/{z}/{x}/{y}.pbf \
+        (gzip, Content-Encoding: gzip, ETag per bundle version), and manifest.json, \
+        timeline.json, preview.html and the archives. Anything else is 404. The bundle is \
+        looked up for every request, so a cron export that switches `current` shows at the \
         next reload. preview.html needs no server; this is for the zooms it cannot carry.
         """)
 
