@@ -3,14 +3,17 @@ import QuakeCommon
 
 extension CatalogFile {
     /// Reads `data` like `read(_:source:)`, handing the events of a GeoJSON FeatureCollection
-    /// over in chunks of `chunkSize` as they are read (see
-    /// `GeoJSONReader.read(_:source:chunkSize:events:)`). Other kinds (a single Feature, CSV,
-    /// damaged files) come back whole in the page returned.
+    /// or a ComCat CSV over in chunks of `chunkSize` as they are read (see
+    /// `GeoJSONReader.read(_:source:chunkSize:events:)`), so that a big file is never held as
+    /// events all at once. Other kinds (a single Feature, damaged files) come back whole in
+    /// the page returned.
     public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         guard let body = (try? InputFile.body(of: data, source: source)).map(withoutByteOrderMark),
-              let first = firstSignificantByte(of: body), isGeoJSON(first) else {
+              let first = firstSignificantByte(of: body) else {
             return read(data, source: source)
         }
-        return GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver)
+        if isGeoJSON(first) { return GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver) }
+        guard !body.prefix(4096).contains(0) else { return read(data, source: source) }  // binary: said as read(_:source:) says it
+        return ComCatCSV.read(body, source: source, chunkSize: chunkSize, events: deliver)
     }
 }

@@ -30,6 +30,31 @@ public enum ComCatCSV {
         return page
     }
 
+    /// Reads like `read(_:source:)`, handing the events over in chunks of `chunkSize` as the rows
+    /// are read; the rejects (and a problem) stay in the page returned.
+    public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+        var page = CatalogPage()
+        var chunk: [QuakeEvent] = []
+        chunk.reserveCapacity(chunkSize)
+        do {
+            try forEachRow(data, source: source) { row in
+                switch row.event() {
+                case .success(let event):
+                    chunk.append(event)
+                    if chunk.count >= chunkSize {
+                        deliver(chunk)
+                        chunk.removeAll(keepingCapacity: true)
+                    }
+                case .failure(let reject): page.rejects.append(reject)
+                }
+            }
+        } catch {
+            page.problem = "\(error)"
+        }
+        if !chunk.isEmpty { deliver(chunk) }
+        return page
+    }
+
     /// One data row with access to its cells by column name.
     public struct Row {
         let header: [String: Int]

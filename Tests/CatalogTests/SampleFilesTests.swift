@@ -47,4 +47,14 @@ import TestSupport
         #expect(page.events.contains { $0.mag == nil })
         #expect(page.events.contains { ($0.time ?? 0) < 0 })
     }
+
+    @Test func csvIsHandedOverInChunksAsItIsRead() throws {
+        let data = try Data(contentsOf: TestData.usgs("query-m6-1973-2023.csv.gz"))
+        let whole = CatalogFile.read(data, source: "whole")
+        var chunks: [[QuakeEvent]] = []
+        let rest = CatalogFile.read(data, source: "chunked", chunkSize: 500) { chunks.append($0) }
+        #expect(chunks.count > 3 && chunks.dropLast().allSatisfy { $0.count == 500 } && chunks.last!.count <= 500)
+        #expect(chunks.flatMap { $0 } == whole.events, "the same events in the same order")
+        #expect(rest.events.isEmpty && rest.rejects.count == whole.rejects.count && rest.problem == whole.problem)
+    }
 }
