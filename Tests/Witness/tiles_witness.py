@@ -5,6 +5,8 @@
   tiles_witness.py tileids Z/X/Y ...  PMTiles v3 tile ids from the pmtiles package
   tiles_witness.py featureids ID ...  the documented feature id: SipHash-2-4 (key 00..0f) of
                                       the UTF-8 id, low 53 bits -- implemented here from the paper
+  tiles_witness.py pmtiles BUNDLE     every tile of BUNDLE/quakes.pmtiles through the pmtiles
+                                      reader (leaf directories included), against quakes.mbtiles
 
 Prints JSON on stdout.
 """
@@ -65,6 +67,23 @@ def main(command, args):
         key0 = int.from_bytes(bytes(range(0, 8)), "little")
         key1 = int.from_bytes(bytes(range(8, 16)), "little")
         out = {arg: siphash24(key0, key1, arg.encode("utf-8")) & ((1 << 53) - 1) for arg in args}
+    elif command == "pmtiles":
+        import sqlite3
+        from pmtiles.reader import MmapSource, Reader, all_tiles
+        db = sqlite3.connect(f"{args[0]}/quakes.mbtiles")
+        blobs = {(z, x, (1 << z) - 1 - row): bytes(blob)
+                 for z, x, row, blob in db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles")}
+        with open(f"{args[0]}/quakes.pmtiles", "rb") as f:
+            source = MmapSource(f)
+            reader = Reader(source)
+            header = {k: (v.value if hasattr(v, "value") else v) for k, v in reader.header().items()}
+            listed = {key: data for key, data in all_tiles(source)}
+            # Every tile as the directory walk lists it; the reader's own lookup (which walks the
+            # directories again per tile, slow in Python) on every 50th.
+            keys = sorted(blobs)
+            mismatches = sum(1 for key in keys if listed.get(key) != blobs[key])
+            mismatches += sum(1 for key in keys[::50] if reader.get(*key) != blobs[key])
+        out = {"header": header, "tiles": len(listed), "mbtiles_tiles": len(blobs), "mismatches": mismatches}
     else:
         raise SystemExit(f"unknown command {command}")
     json.dump(out, sys.stdout)
