@@ -4,7 +4,7 @@ import Foundation
 import QuakeCommon
 import QuakeStore
 
-/// `bench-index child STORE PAGES-DIR [--verbose]`: indexes the pages (`*.geojson.gz`, in name
+/// `bench-index child STORE PAGES-DIR [--verbose]`: indexes the pages (`*.geojson.gz` or `*.geojson`, in name
 /// order) into STORE and prints `IndexFigures` as JSON. With `--verbose` the indexer logs where
 /// the time went (reading and writing CPU, each index, `event_ids`, the R-tree).
 struct Child: ParsableCommand {
@@ -18,7 +18,7 @@ struct Child: ParsableCommand {
     func run() throws {
         let store = URL(fileURLWithPath: store)
         let files = try FileManager.default.contentsOfDirectory(at: URL(fileURLWithPath: pages), includingPropertiesForKeys: nil)
-            .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") }
+            .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") || $0.lastPathComponent.hasSuffix(".geojson") }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         LogSetup.bootstrap(format: .text, level: verbose ? .debug : .warning)
         let load = ProcessFigures.loadAverage()

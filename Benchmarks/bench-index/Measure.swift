@@ -94,23 +94,30 @@ struct Measure: ParsableCommand {
                          rows: inout [String], notes: inout [String]) throws -> URL {
         let pages = directory.appendingPathComponent("pages")
         _ = try FeatureCollectionPages.write(events, pageSize: 20_000, to: pages)
-        let geojson = directory.appendingPathComponent("\(name).geojson")
-        if !noOgr2ogr { try FeatureCollectionPages.writeSingleFile(events, to: geojson) }
+        // The same events as one GeoJSON file, for ogr2ogr and for quake-bake's `index --from` of one file.
+        let single = directory.appendingPathComponent("single")
+        try FileManager.default.createDirectory(at: single, withIntermediateDirectories: true)
+        let geojson = single.appendingPathComponent("\(name).geojson")
+        try FeatureCollectionPages.writeSingleFile(events, to: geojson)
         let store = directory.appendingPathComponent("\(name).sqlite")
         let ogrOutput = directory.appendingPathComponent("ogr2ogr.sqlite")
-        var ours: IndexFigures?
+        var ours: IndexFigures?, oursSingle: IndexFigures?
         var theirs: (seconds: Double, load: String)?
         for run in 1...runs {
             let figures = try index(into: store, pages: pages)
             log("\(label) quake-bake run \(run)/\(runs): \(String(format: "%.2f", figures.seconds)) s, load \(figures.load)")
             if ours.map({ figures.seconds < $0.seconds }) ?? true { ours = figures }
+            let one = try index(into: store, pages: single)
+            log("\(label) quake-bake one file run \(run)/\(runs): \(String(format: "%.2f", one.seconds)) s, load \(one.load)")
+            if oursSingle.map({ one.seconds < $0.seconds }) ?? true { oursSingle = one }
             guard !noOgr2ogr else { continue }
             let ogr = try ogr2ogr(geojson, into: ogrOutput)
             log("\(label) ogr2ogr run \(run)/\(runs): \(String(format: "%.2f", ogr.seconds)) s, load \(ogr.load)")
             if theirs.map({ ogr.seconds < $0.seconds }) ?? true { theirs = ogr }
         }
         rows.append(ours!.row("\(label) \(name), full build"))
-        guard let theirs, let ours else { return store }
+        rows.append(oursSingle!.row("\(label) \(name), one GeoJSON file"))
+        guard let theirs, let ours, let oursSingle else { return store }
         let size = (try? FileManager.default.attributesOfItem(atPath: ogrOutput.path)[.size] as? Int) ?? 0
         rows.append(IndexFigures.row("(c) ogr2ogr, same events as \(label)", events: ours.events, seconds: theirs.seconds, cpu: nil,
                                      load: theirs.load, rss: nil, size: size, check: ""))
@@ -122,6 +129,9 @@ struct Measure: ParsableCommand {
             the \(Int(Self.target))× target is \(ratio >= Self.target ? "met" : "NOT met") against the measured rate and \
             \(quotedRatio >= Self.target ? "met" : "NOT met") against the quoted one.
             """)
+        let singleRatio = oursSingle.eventsPerSecond / rate
+        notes.append("\(label) from one GeoJSON file, the file ogr2ogr reads: \(String(format: "%.1f", singleRatio))× its events/s "
+                     + "(\(Format.count(Int(oursSingle.eventsPerSecond))) against \(Format.count(Int(rate)))), peak RSS \(Format.bytes(oursSingle.peakResidentBytes)).")
         try? FileManager.default.removeItem(at: geojson)
         try? FileManager.default.removeItem(at: ogrOutput)
         return store
