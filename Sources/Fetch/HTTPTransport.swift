@@ -111,13 +111,14 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             try await withCheckedThrowingContinuation { continuation in
                 lock.withLock { transfers[identifier] = Transfer(continuation: continuation) }
                 task.resume()
+                // Dispatch timers, not sleeping tasks: a watchdog must fire even when every thread of
+                // Swift's cooperative pool is busy (under load, a sleeping task woke after the
+                // 30 s read timeout instead of the 1 s connect timeout it was set for).
                 let timeout = connectTimeout, deadline = deadline
-                Task { [weak self] in
-                    try? await Task.sleep(nanoseconds: UInt64(timeout * 1e9))
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak self] in
                     self?.expire(task, .connectTimeout(timeout)) { $0.response == nil }
                 }
-                Task { [weak self] in
-                    try? await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
                     self?.expire(task, .deadline(deadline)) { _ in true }
                 }
             }
