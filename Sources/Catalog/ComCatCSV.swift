@@ -16,17 +16,9 @@ public enum ComCatCSV {
 
     /// Reads `data` (gzip or plain). Columns are found by header name; extra columns are ignored.
     public static func read(_ data: Data, source: String) -> CatalogPage {
-        var page = CatalogPage()
-        do {
-            try forEachRow(data, source: source) { row in
-                switch row.event() {
-                case .success(let event): page.events.append(event)
-                case .failure(let reject): page.rejects.append(reject)
-                }
-            }
-        } catch {
-            page.problem = "\(error)"
-        }
+        var events: [QuakeEvent] = []
+        var page = read(data, source: source, chunkSize: .max) { events = $0 }
+        page.events = events
         return page
     }
 
@@ -35,7 +27,7 @@ public enum ComCatCSV {
     public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         var page = CatalogPage()
         var chunk: [QuakeEvent] = []
-        chunk.reserveCapacity(chunkSize)
+        chunk.reserveCapacity(min(chunkSize, 4096))
         do {
             try forEachRow(data, source: source) { row in
                 switch row.event() {

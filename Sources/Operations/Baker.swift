@@ -19,10 +19,6 @@ public enum Baker {
         defer { lock.release() }
         let history = try RunHistory(workspace: workspace)
         let runID = try history.begin("bake")
-        Interruption.onInterrupt { code, note in
-            try? history.finish(runID, outcome: "interrupted", exitCode: code, eventsFetched: 0, eventsChanged: 0, rejected: 0,
-                                bundleVersion: nil, message: note)
-        }
         func enter(_ stage: String) throws {
             Interruption.enter(stage: stage)
             try history.stage(runID, stage)

@@ -28,10 +28,6 @@ public enum RecordedStage {
                               _ body: () async throws -> T) async throws -> T {
         let history = try RunHistory(workspace: workspace)
         let runID = try history.begin(command)
-        Interruption.onInterrupt { code, note in
-            try? history.finish(runID, outcome: "interrupted", exitCode: code, eventsFetched: 0, eventsChanged: 0, rejected: 0,
-                                bundleVersion: nil, message: note)
-        }
         do {
             let result = try await body()
             let f = facts(result)

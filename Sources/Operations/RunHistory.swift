@@ -59,13 +59,19 @@ struct RunHistory {
         try migrator.migrate(queue)
     }
 
-    /// Records the start of a run; returns its id.
+    /// Records the start of a run, and its end as interrupted should a signal end the process;
+    /// returns its id.
     func begin(_ command: String) throws -> Int64 {
-        try queue.write { db in
+        let id = try queue.write { db in
             try db.execute(sql: "INSERT INTO runs (command, started_at, stage, outcome) VALUES (?, ?, 'starting', 'running')",
                            arguments: [command, Self.now()])
             return db.lastInsertedRowID
         }
+        Interruption.onInterrupt { [self] code, note in
+            try? finish(id, outcome: "interrupted", exitCode: code, eventsFetched: 0, eventsChanged: 0, rejected: 0,
+                        bundleVersion: nil, message: note)
+        }
+        return id
     }
 
     /// Records the stage a run has reached.
