@@ -61,7 +61,7 @@ final class FetchRun: Sendable {
             let plan = try await planner.plan(selection.timeRange(now: run.startedAt))
             cap = plan.cap
             try journal.savePlan(runID: run.id, windows: plan.windows, cap: cap)
-            logger.debug("planned \(plan.windows.count) windows under the cap of \(cap)")
+            logger.debug("plan: \(plan.reason)")
         } else {
             cap = run.cap ?? 20_000
         }
@@ -89,23 +89,30 @@ final class FetchRun: Sendable {
     }
 
     /// Fetches one window. Returns the windows that replace it when it had to be split.
-    private func fetch(_ window: WindowRecord, cap: Int, depth: Int = 0) async throws -> [WindowRecord] {
+    ///
+    /// A page is checked by a count when it disagrees with the window's own count (the
+    /// catalog moved between them), or, for a window planned at an average rate, when it
+    /// holds the whole cap (a service that cut it short without saying so).
+    private func fetch(_ window: WindowRecord, cap: Int) async throws -> [WindowRecord] {
         let parameters = planner.parameters(start: window.start, end: window.end) + [("orderby", "time-asc")]
-        var expected = window.plannedCount
+        var expected: Int? = window.counted ? window.plannedCount : nil
         var answer: QueryAnswer?
         for round in 1...3 {
             do {
                 answer = try await client.query(parameters)
-            } catch ServiceError.overCap {
-                logger.info("window \(describe(window)) is over the cap: splitting it")
-                return try await split(window, count: max(expected, cap + 1), cap: cap)
+            } catch ServiceError.overCap(_, let matched) {
+                var count = matched ?? 0
+                if matched == nil { count = try await planner.count(start: window.start, end: window.end).count }
+                let why = window.counted ? "" : " (more than its share at the average rate)"
+                logger.info("window \(describe(window)) matched \(Format.count(count, "event")), over the cap of \(Format.count(cap))\(why): splitting it")
+                return try split(window, count: max(count, cap + 1), cap: cap)
             }
             let received = answer!.page.events.count + answer!.page.rejects.count
-            if received == expected { break }
-            // The catalog moved between count and query: check again rather than trust either.
-            let recount = try await client.count(planner.parameters(start: window.start, end: window.end)).count
-            logger.info("window \(describe(window)): page has \(received) events, count said \(expected), recount says \(recount)")
-            if recount > cap { return try await split(window, count: recount, cap: cap) }
+            guard expected.map({ received != $0 }) ?? (received >= cap) else { break }
+            let recount = try await planner.count(start: window.start, end: window.end).count
+            let reason = expected.map { "count said \($0)" } ?? "as many as the cap"
+            logger.info("window \(describe(window)): page has \(received) events, \(reason), recount says \(recount)")
+            if recount > cap { return try split(window, count: recount, cap: cap) }
             if recount == received { break }
             if round == 3 { logger.warning("window \(describe(window)): page and count still disagree; keeping the page") }
             expected = recount
@@ -124,9 +131,10 @@ final class FetchRun: Sendable {
         tally.outside(outside.count)
     }
 
-    private func split(_ window: WindowRecord, count: Int, cap: Int) async throws -> [WindowRecord] {
-        let parts = try await planner.split(PlannedWindow(start: window.start, end: window.end, count: count), cap: cap)
-        return try journal.split(window, runID: run.id, into: parts.filter { $0.count > 0 })
+    private func split(_ window: WindowRecord, count: Int, cap: Int) throws -> [WindowRecord] {
+        let parts = try WindowPlanner.split(PlannedWindow(start: window.start, end: window.end, count: count, counted: true), cap: cap)
+        logger.debug("window \(describe(window)): split into \(Format.count(parts.count, "window")) of equal time")
+        return try journal.split(window, runID: run.id, into: parts)
     }
 
     /// Writes the page (gzip, atomically) and records it with its window, so a crash leaves either both or neither.

@@ -84,6 +84,11 @@ struct Journal {
                 );
                 """)
         }
+        migrator.registerMigration("v2: estimated windows") { db in
+            // 1 when planned_count is the service's count of exactly this window; 0 when it is
+            // a share of a wider window's count (see WindowPlanner).
+            try db.execute(sql: "ALTER TABLE windows ADD COLUMN counted INTEGER NOT NULL DEFAULT 1")
+        }
         return migrator
     }
 }

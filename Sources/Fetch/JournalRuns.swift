@@ -20,7 +20,10 @@ struct WindowRecord: Sendable, Hashable {
     var id: Int64
     var start: Int64
     var end: Int64
+    /// The events the window is expected to match.
     var plannedCount: Int
+    /// Whether `plannedCount` is the service's count of exactly this window (see `PlannedWindow.counted`).
+    var counted: Bool
 }
 
 extension Journal {
@@ -80,26 +83,27 @@ extension Journal {
         }
     }
 
-    /// Replaces a window by smaller ones (it matched too much, or kept failing).
+    /// Replaces a window by smaller ones (it matched more than the cap).
     func split(_ window: WindowRecord, runID: Int64, into parts: [PlannedWindow]) throws -> [WindowRecord] {
         try queue.write { db in
             try db.execute(sql: "UPDATE windows SET state = 'split' WHERE id = ?", arguments: [window.id])
             return try parts.map { part in
                 if let existing = try Row.fetchOne(db, sql: "SELECT * FROM windows WHERE run_id = ? AND start_ms = ? AND end_ms = ?",
                                                    arguments: [runID, part.start, part.end]) {
-                    try db.execute(sql: "UPDATE windows SET state = 'planned', planned_count = ? WHERE id = ?",
-                                   arguments: [part.count, existing["id"] as Int64])
-                    return WindowRecord(id: existing["id"], start: part.start, end: part.end, plannedCount: part.count)
+                    try db.execute(sql: "UPDATE windows SET state = 'planned', planned_count = ?, counted = ? WHERE id = ?",
+                                   arguments: [part.count, part.counted, existing["id"] as Int64])
+                    return WindowRecord(id: existing["id"], start: part.start, end: part.end, plannedCount: part.count, counted: part.counted)
                 }
-                return WindowRecord(id: try insert(part, runID: runID, db), start: part.start, end: part.end, plannedCount: part.count)
+                return WindowRecord(id: try insert(part, runID: runID, db), start: part.start, end: part.end, plannedCount: part.count,
+                                    counted: part.counted)
             }
         }
     }
 
     @discardableResult
     private func insert(_ window: PlannedWindow, runID: Int64, _ db: Database) throws -> Int64 {
-        try db.execute(sql: "INSERT INTO windows (run_id, start_ms, end_ms, planned_count, state) VALUES (?, ?, ?, ?, 'planned')",
-                       arguments: [runID, window.start, window.end, window.count])
+        try db.execute(sql: "INSERT INTO windows (run_id, start_ms, end_ms, planned_count, counted, state) VALUES (?, ?, ?, ?, ?, 'planned')",
+                       arguments: [runID, window.start, window.end, window.count, window.counted])
         return db.lastInsertedRowID
     }
 
@@ -148,7 +152,7 @@ extension Journal {
     }
 
     private static func window(_ row: Row) -> WindowRecord {
-        WindowRecord(id: row["id"], start: row["start_ms"], end: row["end_ms"], plannedCount: row["planned_count"])
+        WindowRecord(id: row["id"], start: row["start_ms"], end: row["end_ms"], plannedCount: row["planned_count"], counted: row["counted"])
     }
 }
 

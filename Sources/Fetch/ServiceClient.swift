@@ -14,8 +14,9 @@ struct RequestRecord: Sendable {
 
 /// Why the service could not give a usable answer.
 enum ServiceError: Error, CustomStringConvertible {
-    /// The request matched more events than the service allows (`N matching events exceeds search limit …`).
-    case overCap(String)
+    /// The request matched more events than the service allows (`N matching events exceeds search limit …`);
+    /// `matched` is that N, when the message says it.
+    case overCap(message: String, matched: Int?)
     /// The service refused the request (a 400 or other client error): retrying will not help.
     case rejected(status: Int, message: String, url: URL)
     /// The service cannot be reached as configured (a TLS certificate that does not verify):
@@ -26,7 +27,7 @@ enum ServiceError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .overCap(let message): return message
+        case .overCap(let message, _): return message
         case .rejected(let status, let message, let url): return "the service refused \(url.redacted) (status \(status)): \(message)"
         case .misconfigured(let message, let url): return "cannot talk to \(url.redacted): \(message)"
         case .unavailable(let attempts, let problem, let url):
@@ -197,11 +198,18 @@ struct ServiceClient: Sendable {
     }
 
     private func classify(status: Int, message: String, url: URL, retryAfter: TimeInterval?) -> Problem {
-        if message.contains("exceeds search limit") { return .fatal(.overCap(message)) }
+        if message.contains("exceeds search limit") { return .fatal(.overCap(message: message, matched: Self.matchedCount(message))) }
         if status == 429 || status == 408 || status >= 500 {
             return .transient("status \(status): \(message)", retryAfter: retryAfter)
         }
         return .fatal(.rejected(status: status, message: message, url: url))
+    }
+
+    /// N of the service's `N matching events exceeds search limit of 20000…`, if the message starts so.
+    static func matchedCount(_ message: String) -> Int? {
+        let words = message.split(separator: " ", maxSplits: 3)
+        guard words.count >= 3, words[1] == "matching", words[2] == "events", let n = Int(words[0]), n > 0 else { return nil }
+        return n
     }
 
     /// The message paragraph of the service's plain-text error layout
