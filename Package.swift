@@ -140,7 +140,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),
         .testTarget(name: "OperationsTests", dependencies: [
-            "QuakeOperations", "QuakeStore", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
+            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "GRDB", package: "GRDB.swift"),
         ], path: "Tests/OperationsTests"),
     ]

@@ -104,7 +104,7 @@ final class FetchRun: Sendable {
                 var count = matched ?? 0
                 if matched == nil { count = try await planner.count(start: window.start, end: window.end).count }
                 let why = window.counted ? "" : " (more than its share at the average rate)"
-                logger.info("window \(describe(window)) matched \(Format.count(count, "event")), over the cap of \(Format.count(cap))\(why): splitting it")
+                logger.debug("window \(describe(window)) matched \(Format.count(count, "event")), over the cap of \(Format.count(cap))\(why): splitting it")
                 return try split(window, count: max(count, cap + 1), cap: cap)
             }
             let received = answer!.page.events.count + answer!.page.rejects.count
