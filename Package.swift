@@ -44,7 +44,9 @@ let package = Package(
         ], path: "Sources/Common"),
         // SQLite plumbing every database of ours shares (GRDB underneath).
         .target(name: "QuakeSQLite", dependencies: [
+            "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], path: "Sources/SQLite"),
         // The event model and the ComCat GeoJSON / CSV formats.
         .target(name: "QuakeCatalog", dependencies: [
@@ -67,7 +69,7 @@ let package = Package(
             "QuakeCommon",
         ], path: "Sources/Tiles"),
         .target(name: "QuakeBundles", dependencies: [
-            "QuakeTiles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),

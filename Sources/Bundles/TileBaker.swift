@@ -90,118 +90,119 @@ struct TileBaker {
         case empty
     }
 
-    /// A finished pass, compactly: per zoom and run, an index into `records` (≥ 0),
-    /// into `tooBig` (-2 - i), or -1 for an empty run.
+    /// Where a pass put one tile run: its record, its entry among the tiles too big, or nowhere.
+    private enum Slot {
+        case empty
+        case record(Int32)
+        case tooBig(Int32)
+    }
+
+    /// A finished pass, compactly: per zoom and run, a slot in `records` or `tooBig`.
     private struct Pass {
         let minZoom: [UInt8]
         let choice: Thinning.Choice?
         let records: [TileRecord]
         let tooBig: [(key: TileKey, size: Int, events: Int)]
-        let slots: [[Int32]]
+        let slots: [[Slot]]
 
         func made(zoom: Int, run: Int) -> Made {
-            let slot = slots[zoom][run]
-            if slot >= 0 { return .record(records[Int(slot)]) }
-            if slot == -1 { return .empty }
-            let big = tooBig[Int(-2 - slot)]
-            return .oversize(key: big.key, size: big.size, events: big.events)
+            switch slots[zoom][run] {
+            case .empty: return .empty
+            case .record(let i): return .record(records[Int(i)])
+            case .tooBig(let i):
+                let big = tooBig[Int(i)]
+                return .oversize(key: big.key, size: big.size, events: big.events)
+            }
         }
     }
 
+    /// Encoding work of all passes together.
+    private struct Work {
+        var encoded = 0, features = 0, bytes = 0
+    }
+
+    /// What one pass makes, tile run by tile run, in order.
+    private struct PassOutput {
+        var records: [TileRecord] = []
+        var tooBig: [(key: TileKey, size: Int, events: Int)] = []
+        var slots: [[Slot]]
+
+        init(maxZoom: Int) { slots = Array(repeating: [], count: maxZoom + 1) }
+
+        /// Files `outcome`, the next run of `zoom`: fresh tile bytes go to `data`, tiles found too
+        /// big for the first time to `oversize` (for the next export's state).
+        mutating func take(_ outcome: Outcome, zoom: Int, data: TileData, work: inout Work,
+                           oversize: inout [ExportState.Entry]) throws {
+            switch outcome {
+            case .empty:
+                slots[zoom].append(.empty)
+            case .known(let record):
+                slots[zoom].append(.record(Int32(records.count)))
+                records.append(record)
+            case .fresh(let key, let contentHash, let bytes, let events, let clusters, let mvtBytes):
+                let offset = try data.append(bytes)
+                work.encoded += 1
+                work.features += events + clusters
+                work.bytes += mvtBytes
+                slots[zoom].append(.record(Int32(records.count)))
+                records.append(TileRecord(key: key, contentHash: contentHash, origin: .fresh, offset: offset,
+                                          length: UInt32(bytes.count), dataHash: DataHash(bytes),
+                                          events: Int32(events), clusters: Int32(clusters)))
+            case .oversize(let key, let contentHash, let size, let events, let measured, let repeated, let features, let mvtBytes):
+                if measured {
+                    work.encoded += 1
+                    work.features += features
+                    work.bytes += mvtBytes
+                }
+                if !repeated {
+                    oversize.append(ExportState.Entry(key: key.packed, contentHash: contentHash, offset: 0, length: UInt32(size),
+                                                      oversize: true, dataHash: DataHash(a: 0, b: 0), events: UInt32(events), clusters: 0))
+                }
+                slots[zoom].append(.tooBig(Int32(tooBig.count)))
+                tooBig.append((key, size, events))
+            case .failed(let message):
+                throw QuakeBakeError(message)
+            }
+        }
+    }
+
+    /// Thins and encodes pass after pass until no tile is too big (see the size guard above).
     func bake() throws -> Result {
         var limits: [TileKey: Int] = [:]
         var lastPass: Pass?
         var oversize: [ExportState.Entry] = []
-        var encoded = 0, encodedFeatures = 0, encodedBytes = 0
-        var pass = 1
+        var work = Work()
         let zooms = options.minZoom...options.maxZoom
         let planned = zooms.reduce(0) { $0 + TileRun.all(points: points, zoom: $1).count }
         var thinningSeconds = 0.0
+        var pass = 0
         while true {
+            pass += 1
             let thinningStarted = Date()
             let thinning = Thinning(points: points, options: options, byteLimits: limits, reusing: lastPass?.choice)
             thinningSeconds += Date().timeIntervalSince(thinningStarted)
-            let encoder = TileEncoder(table: table, points: points, featureIDs: featureIDs, minZoom: thinning.minZoom)
-            let changedBefore = lastPass.map { Self.changedBefore(points: points, old: $0.minZoom, new: thinning.minZoom) }
-            let dirtyBefore = lastPass == nil && previous != nil ? unchanged.map { Self.dirtyBefore(points: points, $0, minZoom: thinning.minZoom) } : nil
-            var records: [TileRecord] = []
-            var tooBig: [(key: TileKey, size: Int, events: Int)] = []
-            var slots: [[Int32]] = Array(repeating: [], count: options.maxZoom + 1)
+            let maker = RunMaker(baker: self, thinning: thinning, lastPass: lastPass)
+            var output = PassOutput(maxZoom: options.maxZoom)
             var done = 0
             for zoom in zooms {
                 let runs = TileRun.all(points: points, zoom: zoom)
-                slots[zoom].reserveCapacity(runs.count)
-                var start = 0
-                while start < runs.count {
-                    var end = start + 1, events = runs[start].range.count
-                    while end < runs.count && end - start < Self.batchTiles && events + runs[end].range.count <= Self.batchEvents {
-                        events += runs[end].range.count
-                        end += 1
-                    }
-                    let first = start
-                    let made = Parallel.map(end - start) { [self, lastPass] i -> Outcome in
-                        let run = runs[first + i]
-                        if let changedBefore, let lastPass, changedBefore[run.range.upperBound] == changedBefore[run.range.lowerBound] {
-                            switch lastPass.made(zoom: zoom, run: first + i) {
-                            case .record(let record): return .known(record)
-                            case .oversize(let key, let size, let events):
-                                return .oversize(key: key, contentHash: 0, size: size, events: events, measured: false, repeated: true,
-                                                 features: 0, mvtBytes: 0)
-                            case .empty: return .empty
-                            }
-                        }
-                        if let dirtyBefore, dirtyBefore[run.range.upperBound] == dirtyBefore[run.range.lowerBound],
-                           let record = unchangedRecord(run) {
-                            return .known(record)
-                        }
-                        return outcome(run, thinning: thinning, encoder: encoder)
-                    }
-                    for outcome in made {
-                        switch outcome {
-                        case .empty:
-                            slots[zoom].append(-1)
-                        case .known(let record):
-                            slots[zoom].append(Int32(records.count))
-                            records.append(record)
-                        case .fresh(let key, let contentHash, let bytes, let events, let clusters, let mvtBytes):
-                            let offset = try data.append(bytes)
-                            encoded += 1
-                            encodedFeatures += events + clusters
-                            encodedBytes += mvtBytes
-                            slots[zoom].append(Int32(records.count))
-                            records.append(TileRecord(key: key, contentHash: contentHash, origin: .fresh, offset: offset,
-                                                      length: UInt32(bytes.count), dataHash: DataHash(bytes),
-                                                      events: Int32(events), clusters: Int32(clusters)))
-                        case .oversize(let key, let contentHash, let size, let events, let measured, let repeated, let features, let mvtBytes):
-                            if measured {
-                                encoded += 1
-                                encodedFeatures += features
-                                encodedBytes += mvtBytes
-                            }
-                            if !repeated {
-                                oversize.append(ExportState.Entry(key: key.packed, contentHash: contentHash, offset: 0, length: UInt32(size),
-                                                                  oversize: true, dataHash: DataHash(a: 0, b: 0),
-                                                                  events: UInt32(events), clusters: 0))
-                            }
-                            slots[zoom].append(Int32(-2 - tooBig.count))
-                            tooBig.append((key, size, events))
-                        case .failed(let message): throw QuakeBakeError(message)
-                        }
-                    }
-                    done += end - start
-                    start = end
+                output.slots[zoom].reserveCapacity(runs.count)
+                for batch in Self.batches(runs) {
+                    let made = Parallel.map(batch.count) { i in maker.make(runs[batch.lowerBound + i], number: batch.lowerBound + i, zoom: zoom) }
+                    for outcome in made { try output.take(outcome, zoom: zoom, data: data, work: &work, oversize: &oversize) }
+                    done += batch.count
                     progress.update(ProgressSnapshot(stage: "export", done: done, total: planned, unit: "tiles",
                                                      detail: pass == 1 ? "zoom \(zoom)" : "zoom \(zoom), size-guard pass \(pass)"))
                 }
                 FreedMemory.release()
             }
-            if tooBig.isEmpty {
-                let reused = records.reduce(0) { $0 + ($1.origin == .previous ? 1 : 0) }
-                return Result(thinning: thinning, records: records, oversize: oversize,
-                              encoded: encoded, encodedFeatures: encodedFeatures, encodedBytes: encodedBytes, reused: reused, passes: pass,
+            if output.tooBig.isEmpty {
+                let reused = output.records.reduce(0) { $0 + ($1.origin == .previous ? 1 : 0) }
+                return Result(thinning: thinning, records: output.records, oversize: oversize, encoded: work.encoded,
+                              encodedFeatures: work.features, encodedBytes: work.bytes, reused: reused, passes: pass,
                               thinningSeconds: thinningSeconds)
             }
-            for tile in tooBig {
+            for tile in output.tooBig {
                 guard tile.events > 0 else {
                     throw QuakeBakeError("tile \(tile.key) holds only clusters and still compresses to \(tile.size) bytes, over the \(options.maxTileBytes)-byte limit; use a larger --cell-size")
                 }
@@ -209,8 +210,64 @@ struct TileBaker {
                 limits[tile.key] = min(limits[tile.key] ?? .max, min(proportional, tile.events - 1))
             }
             lastPass = nil
-            lastPass = Pass(minZoom: thinning.minZoom, choice: thinning.choice, records: records, tooBig: tooBig, slots: slots)
-            pass += 1
+            lastPass = Pass(minZoom: thinning.minZoom, choice: thinning.choice, records: output.records, tooBig: output.tooBig,
+                            slots: output.slots)
+        }
+    }
+
+    /// The runs in batches of at most `batchTiles` tiles and (unless one tile alone is more) `batchEvents` events.
+    private static func batches(_ runs: [TileRun]) -> [Range<Int>] {
+        var batches: [Range<Int>] = []
+        var start = 0
+        while start < runs.count {
+            var end = start + 1, events = runs[start].range.count
+            while end < runs.count && end - start < batchTiles && events + runs[end].range.count <= batchEvents {
+                events += runs[end].range.count
+                end += 1
+            }
+            batches.append(start..<end)
+            start = end
+        }
+        return batches
+    }
+
+    /// Decides one tile run of a pass: taken over from the previous pass or the previous
+    /// export when none of its events changed, else made (`outcome`).
+    private struct RunMaker: @unchecked Sendable {
+        let baker: TileBaker
+        let thinning: Thinning
+        let lastPass: Pass?
+        let encoder: TileEncoder
+        /// Events whose minzoom changed since the last pass, counted along the Morton order.
+        let changedBefore: [Int32]?
+        /// Events new, changed or moved since the previous export (first pass only), likewise.
+        let dirtyBefore: [Int32]?
+
+        init(baker: TileBaker, thinning: Thinning, lastPass: Pass?) {
+            self.baker = baker
+            self.thinning = thinning
+            self.lastPass = lastPass
+            encoder = TileEncoder(table: baker.table, points: baker.points, featureIDs: baker.featureIDs, minZoom: thinning.minZoom)
+            changedBefore = lastPass.map { TileBaker.changedBefore(points: baker.points, old: $0.minZoom, new: thinning.minZoom) }
+            dirtyBefore = lastPass == nil && baker.previous != nil
+                ? baker.unchanged.map { TileBaker.dirtyBefore(points: baker.points, $0, minZoom: thinning.minZoom) } : nil
+        }
+
+        func make(_ run: TileRun, number: Int, zoom: Int) -> Outcome {
+            let range = run.range
+            if let changedBefore, let lastPass, changedBefore[range.upperBound] == changedBefore[range.lowerBound] {
+                switch lastPass.made(zoom: zoom, run: number) {
+                case .record(let record): return .known(record)
+                case .oversize(let key, let size, let events):
+                    return .oversize(key: key, contentHash: 0, size: size, events: events, measured: false, repeated: true,
+                                     features: 0, mvtBytes: 0)
+                case .empty: return .empty
+                }
+            }
+            if let dirtyBefore, dirtyBefore[range.upperBound] == dirtyBefore[range.lowerBound], let record = baker.unchangedRecord(run) {
+                return .known(record)
+            }
+            return baker.outcome(run, thinning: thinning, encoder: encoder)
         }
     }
 

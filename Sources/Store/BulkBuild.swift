@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Logging
+import QuakeCommon
+import QuakeSQLite
 
 /// Loading a fresh store fast: the tables first, their indexes after.
 ///
@@ -33,16 +35,13 @@ struct BulkBuild {
     /// database (the id mapping, the R-tree) runs on a second thread while SQLite builds the
     /// indexes of `events`. `directory` and `points` are emptied.
     func finish(_ db: Database, directory: MemoryIDDirectory, points: PointLog, logger: Logger) throws {
-        let capacity = try PackedRTree.nodeCapacity(db, table: "idx_events_geom")
-        let prepared = BackgroundWork {
+        let prepared = BackgroundWork("quake-store finishing") {
             let mapping = directory.sortedMapping()
             directory.removeAll()
-            let plan = PackedRTree.plan(points, capacity: capacity)
-            points.removeAll()
-            return (mapping, plan)
+            return (mapping, points.packingOrder())
         }
         try createIndexes(on: "events", db, logger)
-        let (mapping, plan) = try Indexer.measure("waited for the sorting thread", logger) { try prepared.result() }
+        let (mapping, order) = try Indexer.measure("waited for the sorting thread", logger) { try prepared.wait() }
         try Indexer.measure("event_ids written", logger) {
             let insert = try RawStatement(db, "INSERT INTO event_ids (id, preferred) VALUES (?, ?)")
             for row in mapping {
@@ -52,7 +51,12 @@ struct BulkBuild {
             }
         }
         try createIndexes(on: "event_ids", db, logger)
-        try Indexer.measure("R-tree written", logger) { try PackedRTree.write(plan, into: "idx_events_geom", db) }
+        try Indexer.measure("R-tree written", logger) {
+            try PackedRTree.write(into: "idx_events_geom", db, count: order.count) { visit in
+                for rowid in order { try visit(Int64(rowid), points.longitude(rowid: rowid), points.latitude(rowid: rowid)) }
+            }
+        }
+        points.removeAll()
         for trigger in suspended where trigger.type == "trigger" { try db.execute(sql: trigger.sql) }
     }
 
@@ -60,30 +64,5 @@ struct BulkBuild {
         for index in suspended where index.type == "index" && index.table == table {
             try Indexer.measure(index.sql, logger) { try db.execute(sql: index.sql) }
         }
-    }
-}
-
-/// Runs a piece of work on a thread of its own; `result()` waits for it.
-///
-/// The work may use objects the caller also holds: the caller must leave them
-/// alone until `result()` returns.
-private final class BackgroundWork<Value>: @unchecked Sendable {
-    private let work: () throws -> Value
-    private var outcome: Result<Value, Error>?
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ work: @escaping () throws -> Value) {
-        self.work = work
-        let thread = Thread { [self] in
-            outcome = Result(catching: self.work)
-            done.signal()
-        }
-        thread.name = "quake-store finishing"
-        thread.start()
-    }
-
-    func result() throws -> Value {
-        done.wait()
-        return try outcome!.get()
     }
 }

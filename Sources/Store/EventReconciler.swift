@@ -1,3 +1,4 @@
+import QuakeSQLite
 import GRDB
 import QuakeCatalog
 

@@ -1,3 +1,4 @@
+import QuakeSQLite
 import QuakeCatalog
 
 /// Writes events as rows of `events` through one prepared statement (`EventRow.insertSQL`

@@ -1,3 +1,4 @@
+import QuakeSQLite
 import GRDB
 
 /// Which event every id belongs to: the `event_ids` mapping, as the reconciler

@@ -1,3 +1,4 @@
+import QuakeSQLite
 import Foundation
 import GRDB
 import Logging

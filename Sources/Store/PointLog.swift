@@ -1,3 +1,6 @@
+import QuakeCommon
+import QuakeSQLite
+
 /// Where every row of `events` lies, by rowid, kept while a fresh store is built so
 /// that the R-tree can be packed without reading the whole table back (16 bytes a row).
 final class PointLog {
@@ -23,12 +26,15 @@ final class PointLog {
     /// The largest rowid recorded (0 when none).
     var largestRowid: Int64 { Int64(Swift.max(longitude.count - 1, 0)) }
 
-    /// Calls `body` with every row's rowid and point, in rowid order.
-    func forEach(_ body: (Int64, Double, Double) throws -> Void) rethrows {
-        for index in longitude.indices where !longitude[index].isNaN {
-            try body(Int64(index), longitude[index], latitude[index])
-        }
+    /// The rowids of every row, in the R-tree's packing order (`PackedRTree.key`, then rowid).
+    func packingOrder() -> [UInt32] {
+        let rowids = longitude.indices.filter { !longitude[$0].isNaN }
+        let keys = rowids.map { PackedRTree.key(longitude: longitude[$0], latitude: latitude[$0]) }
+        return RadixSort.order(by: keys).map { UInt32(rowids[Int($0)]) }  // equal keys keep rowid order
     }
+
+    func longitude(rowid: UInt32) -> Double { longitude[Int(rowid)] }
+    func latitude(rowid: UInt32) -> Double { latitude[Int(rowid)] }
 
     /// Frees the memory.
     func removeAll() {

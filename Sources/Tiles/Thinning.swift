@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// Which events each zoom shows: every event's first zoom (`minzoom`).
 ///
 /// A quake shown at zoom z is shown at every higher zoom (nesting), so one number per

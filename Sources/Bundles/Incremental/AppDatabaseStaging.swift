@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import QuakeCommon
+import QuakeSQLite
 import QuakeTiles
 
 /// The staging file of the app database: an `events` table with the final file's indexes,
@@ -61,14 +62,14 @@ struct AppDatabaseStaging {
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
             try db.inTransaction {
                 let deleted = changes.gone + (incoming.sorted() + renumbered).map(table.id)
-                try SQLiteBuild.executeMany(db, sql: "DELETE FROM events WHERE id = ?", deleted) { s, id in SQLiteBuild.bindText(s, 1, id) }
-                try SQLiteBuild.executeMany(db, sql: Self.insertFromStore(rowid: "?", where: "s.rowid = ?"), changes.incoming) { s, row in
-                    sqlite3_bind_int64(s, 1, Int64(featureIDs[row.event]))
-                    sqlite3_bind_int64(s, 2, row.rowid)
+                try RawStatement.run(db, "DELETE FROM events WHERE id = ?", for: deleted) { s, id in s.bind(1, id) }
+                try RawStatement.run(db, Self.insertFromStore(rowid: "?", where: "s.rowid = ?"), for: changes.incoming) { s, row in
+                    s.bind(1, Int64(featureIDs[row.event]))
+                    s.bind(2, row.rowid)
                 }
-                try SQLiteBuild.executeMany(db, sql: Self.insertFromStore(rowid: "?", where: "s.id = ?"), renumbered) { s, event in
-                    sqlite3_bind_int64(s, 1, Int64(featureIDs[event]))
-                    SQLiteBuild.bindText(s, 2, table.id(event))
+                try RawStatement.run(db, Self.insertFromStore(rowid: "?", where: "s.id = ?"), for: renumbered) { s, event in
+                    s.bind(1, Int64(featureIDs[event]))
+                    s.bind(2, table.id(event))
                 }
                 return .commit
             }

@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import Logging
 import QuakeCommon
+import QuakeSQLite
 import QuakeTiles
 
 /// Writes `quakes.sqlite`, the app's own query database: plain SQLite (phones
@@ -121,70 +122,21 @@ enum AppDatabaseWriter {
         return sha256
     }
 
-    /// Writes the packed R-tree straight into the rtree's shadow tables. The points come from
-    /// the event table in memory (the same events, the same positions), each under its feature
-    /// id, the rowid of its row. Sorting them here costs less time than an SQL function per
-    /// row and SQLite's sorter, and less memory than reading them back from the file; the
-    /// table's events come in the packing order already (see `SelectionRead`).
+    /// Packs the R-tree (`PackedRTree`). The points come from the event table in memory (the
+    /// same events, the same positions), each under its feature id, the rowid of its row,
+    /// in the Morton order of their Web Mercator positions, the order the export holds its
+    /// events in (see `SelectionRead`): sorting them here costs less time than an SQL function
+    /// per row and SQLite's sorter, and less memory than reading them back from the file.
     private static func fillRTree(_ db: Database, table: EventTable, featureIDs: FeatureIDs) throws {
-        let count = table.count
-        let order = RadixSort.order(by: (0..<count).map { RTreePacker.key(longitude: table.longitude[$0], latitude: table.latitude[$0]) }) {
-            featureIDs[$0] < featureIDs[$1]
+        let keys = (0..<table.count).map {
+            Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
         }
-        let node = try db.makeStatement(sql: "INSERT OR REPLACE INTO events_rtree_node (nodeno, data) VALUES (?, ?)")
-        let parent = try db.makeStatement(sql: "INSERT INTO events_rtree_parent (nodeno, parentnode) VALUES (?, ?)")
-        // The leaf of every rowid, `leafBatch` rows per statement: one statement per row costs
-        // about twice as much.
-        let leafBatch = 256
-        let leaves = try db.makeStatement(sql: "INSERT INTO events_rtree_rowid (rowid, nodeno) VALUES "
-                                          + Array(repeating: "(?, ?)", count: leafBatch).joined(separator: ", "))
-        let leaf = try db.makeStatement(sql: "INSERT INTO events_rtree_rowid (rowid, nodeno) VALUES (?, ?)")
-        var pending: [(rowid: Int64, node: Int64)] = []
-        pending.reserveCapacity(leafBatch)
-        func step(_ statement: Statement) throws {
-            let s = statement.sqliteStatement
-            guard sqlite3_step(s) == SQLITE_DONE else {
-                throw QuakeBakeError("quakes.sqlite: \(String(cString: sqlite3_errmsg(db.sqliteConnection)))")
-            }
-            sqlite3_reset(s)
-        }
-        /// Inserts the pending leaf rows: a full batch at once, fewer one by one.
-        func flushLeaves() throws {
-            if pending.count == leafBatch {
-                for (i, row) in pending.enumerated() {
-                    sqlite3_bind_int64(leaves.sqliteStatement, Int32(2 * i + 1), row.rowid)
-                    sqlite3_bind_int64(leaves.sqliteStatement, Int32(2 * i + 2), row.node)
-                }
-                try step(leaves)
-            } else {
-                for row in pending {
-                    sqlite3_bind_int64(leaf.sqliteStatement, 1, row.rowid)
-                    sqlite3_bind_int64(leaf.sqliteStatement, 2, row.node)
-                    try step(leaf)
-                }
-            }
-            pending.removeAll(keepingCapacity: true)
-        }
-        try RTreePacker.pack(count: count, points: { visit in
+        let order = RadixSort.order(by: keys) { featureIDs[$0] < featureIDs[$1] }
+        try PackedRTree.write(into: "events_rtree", db, count: table.count) { visit in
             for e in order {
                 let event = Int(e)
                 try visit(Int64(featureIDs[event]), table.longitude[event], table.latitude[event])
             }
-        }, into: RTreePacker.Sink(
-            node: { number, blob in
-                sqlite3_bind_int64(node.sqliteStatement, 1, number)
-                SQLiteBuild.bindBlob(node.sqliteStatement, 2, blob)
-                try step(node)
-            },
-            leaf: { rowid, number in
-                pending.append((rowid, number))
-                if pending.count == leafBatch { try flushLeaves() }
-            },
-            parent: { number, parentNumber in
-                sqlite3_bind_int64(parent.sqliteStatement, 1, number)
-                sqlite3_bind_int64(parent.sqliteStatement, 2, parentNumber)
-                try step(parent)
-            }))
-        try flushLeaves()
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuakeSQLite
 import GRDBSQLite
 import QuakeTiles
 
@@ -20,9 +21,9 @@ enum MBTilesWriter {
                     CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
                     CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
                     """)
-                try SQLiteBuild.executeMany(db, sql: "INSERT INTO metadata (name, value) VALUES (?, ?)", metadata) { s, row in
-                    SQLiteBuild.bindText(s, 1, row.0)
-                    SQLiteBuild.bindText(s, 2, row.1)
+                try RawStatement.run(db, "INSERT INTO metadata (name, value) VALUES (?, ?)", for: metadata) { s, row in
+                    s.bind(1, row.0)
+                    s.bind(2, row.1)
                 }
                 // In index order (a sorted order of positions, not a sorted copy of 200,000 records:
                 // this runs at the export's memory peak).
@@ -30,12 +31,12 @@ enum MBTilesWriter {
                     let a = records[$0].key, b = records[$1].key
                     return (a.z, a.x, a.tmsRow) < (b.z, b.x, b.tmsRow)
                 }
-                try SQLiteBuild.executeMany(db, sql: "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)",
-                                            order.lazy.map { records[$0] }) { s, record in
-                    sqlite3_bind_int64(s, 1, Int64(record.key.z))
-                    sqlite3_bind_int64(s, 2, Int64(record.key.x))
-                    sqlite3_bind_int64(s, 3, Int64(record.key.tmsRow))
-                    SQLiteBuild.bindBlob(s, 4, try data.bytes(of: record))
+                let insert = "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)"
+                try RawStatement.run(db, insert, for: order.lazy.map { records[$0] }) { s, record in
+                    s.bind(1, Int64(record.key.z))
+                    s.bind(2, Int64(record.key.x))
+                    s.bind(3, Int64(record.key.tmsRow))
+                    try data.bytes(of: record).withUnsafeBytes { s.bind(4, blob: $0) }
                 }
                 return .commit
             }

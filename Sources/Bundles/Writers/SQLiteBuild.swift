@@ -36,37 +36,6 @@ enum SQLiteBuild {
         return queue
     }
 
-    /// Runs `statement` once per item of `items`, binding through the C API (GRDB's per-row
-    /// binding costs about 2 µs, which matters at a million rows).
-    static func executeMany<S: Sequence>(_ db: Database, sql: String, _ items: S,
-                                         bind: (OpaquePointer, S.Element) throws -> Void) throws {
-        let statement = try db.makeStatement(sql: sql)
-        let s = statement.sqliteStatement
-        for item in items {
-            sqlite3_reset(s)
-            try bind(s, item)
-            let rc = sqlite3_step(s)
-            guard rc == SQLITE_DONE else {
-                throw QuakeBakeError("SQLite: \(String(cString: sqlite3_errmsg(db.sqliteConnection))) in `\(sql)`")
-            }
-        }
-        sqlite3_reset(s)
-        sqlite3_clear_bindings(s)
-    }
-
-    /// SQLITE_TRANSIENT: SQLite copies bound bytes before the call returns.
-    static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-
-    /// Binds `bytes` as a blob.
-    static func bindBlob(_ s: OpaquePointer, _ index: Int32, _ bytes: [UInt8]) {
-        bytes.withUnsafeBytes { _ = sqlite3_bind_blob(s, index, $0.baseAddress, Int32($0.count), transient) }
-    }
-
-    /// Binds `text` as UTF-8 text.
-    static func bindText(_ s: OpaquePointer, _ index: Int32, _ text: String) {
-        _ = sqlite3_bind_text(s, index, text, -1, transient)
-    }
-
     /// Flushes the file to disk (after the queue is closed).
     static func fsync(_ url: URL) {
         let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)

@@ -1,21 +1,24 @@
-import CSpatiaLite
 import GRDB
+import GRDBSQLite
 
 /// A prepared statement bound and stepped through the sqlite3 C API.
 ///
 /// The indexer's hot loop binds about forty values per event; GRDB's per-value
-/// binding costs about 2 µs a row, the raw API a fraction of that. Only the
-/// indexer's own statements go through here; everything else uses GRDB.
-struct RawStatement {
+/// binding costs about 2 µs a row, the raw API a fraction of that. Only the bulk
+/// loops (the store's rows, the bundle databases' rows and packed R-trees) go
+/// through here; everything else uses GRDB.
+public struct RawStatement {
     /// Keeps the statement (and GRDB's bookkeeping of it) alive.
     private let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
 
-    init(_ db: Database, _ sql: String) throws {
+    /// Prepares `sql` on `db`.
+    public init(_ db: Database, _ sql: String) throws {
         statement = try db.makeStatement(sql: sql)
     }
 
-    func bind(_ index: Int32, _ value: String?) {
+    /// Binds parameter `index` (from 1) to `value` (copied), or NULL; likewise the overloads below.
+    public func bind(_ index: Int32, _ value: String?) {
         guard var value else { sqlite3_bind_null(handle, index); return }
         value.withUTF8 { bytes in
             if let base = bytes.baseAddress {
@@ -28,50 +31,50 @@ struct RawStatement {
         }
     }
 
-    func bind(_ index: Int32, _ value: Int64?) {
+    public func bind(_ index: Int32, _ value: Int64?) {
         if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
 
-    func bind(_ index: Int32, _ value: Int?) {
+    public func bind(_ index: Int32, _ value: Int?) {
         bind(index, value.map(Int64.init))
     }
 
-    func bind(_ index: Int32, _ value: Double?) {
+    public func bind(_ index: Int32, _ value: Double?) {
         if let value { sqlite3_bind_double(handle, index, value) } else { sqlite3_bind_null(handle, index) }
     }
 
-    func bind(_ index: Int32, blob: UnsafeRawBufferPointer) {
+    public func bind(_ index: Int32, blob: UnsafeRawBufferPointer) {
         sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), sqliteTransient)
     }
 
     /// Binds text without a copy (`SQLITE_STATIC`): the bytes must stay where they are, unchanged,
     /// until the statement has run and `clearBindings()` is called. `text.baseAddress` must not be
     /// nil (that would bind NULL), also for empty text.
-    func bind(_ index: Int32, borrowedText text: UnsafeBufferPointer<UInt8>) {
+    public func bind(_ index: Int32, borrowedText text: UnsafeBufferPointer<UInt8>) {
         text.baseAddress!.withMemoryRebound(to: CChar.self, capacity: text.count) {
             _ = sqlite3_bind_text(handle, index, $0, Int32(text.count), nil)
         }
     }
 
     /// Binds a BLOB without a copy, under the terms of `bind(_:borrowedText:)`.
-    func bind(_ index: Int32, borrowedBlob blob: UnsafeBufferPointer<UInt8>) {
+    public func bind(_ index: Int32, borrowedBlob blob: UnsafeBufferPointer<UInt8>) {
         sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), nil)
     }
 
     /// Sets every parameter to NULL, so that no binding refers to memory that may go away.
-    func clearBindings() {
+    public func clearBindings() {
         sqlite3_clear_bindings(handle)
     }
 
     /// Runs a statement that answers no rows, then resets it.
-    func run() throws {
+    public func run() throws {
         defer { sqlite3_reset(handle) }
         let code = sqlite3_step(handle)
         guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code) }
     }
 
     /// Steps to the next row; false at the end. Call `reset()` when done reading.
-    func step() throws -> Bool {
+    public func step() throws -> Bool {
         let code = sqlite3_step(handle)
         if code == SQLITE_ROW { return true }
         guard code == SQLITE_DONE else {
@@ -83,19 +86,22 @@ struct RawStatement {
     }
 
     /// The rowid of the row the last INSERT on this connection made.
-    var lastInsertRowid: Int64 {
+    public var lastInsertRowid: Int64 {
         sqlite3_last_insert_rowid(sqlite3_db_handle(handle))
     }
 
-    func reset() {
+    /// Makes the statement ready to run again (its bindings stay).
+    public func reset() {
         sqlite3_reset(handle)
     }
 
-    func int64(_ column: Int32) -> Int64 {
+    /// Column `column` (from 0) of the current row, as an integer.
+    public func int64(_ column: Int32) -> Int64 {
         sqlite3_column_int64(handle, column)
     }
 
-    func text(_ column: Int32) -> String? {
+    /// Column `column` (from 0) of the current row, as text (`nil` for NULL).
+    public func text(_ column: Int32) -> String? {
         guard let text = sqlite3_column_text(handle, column) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, column))
         return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
@@ -105,6 +111,19 @@ struct RawStatement {
         DatabaseError(resultCode: ResultCode(rawValue: code),
                       message: String(cString: sqlite3_errmsg(sqlite3_db_handle(handle))),
                       sql: statement.sql)
+    }
+}
+
+extension RawStatement {
+    /// Prepares `sql` on `db` and runs it once per item of `items`, `bind` binding the item.
+    public static func run<S: Sequence>(_ db: Database, _ sql: String, for items: S,
+                                        bind: (RawStatement, S.Element) throws -> Void) throws {
+        let statement = try RawStatement(db, sql)
+        for item in items {
+            try bind(statement, item)
+            try statement.run()
+        }
+        statement.clearBindings()
     }
 }
 
