@@ -110,13 +110,15 @@ let package = Package(
         ], path: "Sources/usgs-stand-in"),
 
         // Benchmarks: print figures (see BENCHMARKS.md), never assert timings.
-        .target(name: "BenchSupport", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Benchmarks/Support"),
+        // A synthetic catalog of any size (seeded, with the real catalog's shape), for benchmarks and tests.
+        .target(name: "QuakeSynthetic", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Benchmarks/Synthetic"),
+        .target(name: "BenchSupport", path: "Benchmarks/Support"),
         .executableTarget(name: "bench-index", dependencies: [
-            "BenchSupport", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+            "BenchSupport", "QuakeSynthetic", "QuakeStore", "QuakeCatalog", "QuakeCommon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Benchmarks/bench-index"),
         .executableTarget(name: "bench-export", dependencies: [
-            "BenchSupport", "QuakeBundles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
+            "BenchSupport", "QuakeSynthetic", "QuakeBundles", "QuakeStore", "QuakeCatalog", "QuakeCommon",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/bench-export"),
@@ -132,7 +134,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/FetchTests"),
         .testTarget(name: "StoreTests", dependencies: [
-            "QuakeStore", "QuakeCatalog", "QuakeCommon", "BenchSupport", "TestSupport", "usgs-stand-in", "quake-bake",
+            "QuakeStore", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/StoreTests"),
         .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "QuakeCatalog", "QuakeCommon", "TestSupport"], path: "Tests/TilesTests"),

@@ -18,7 +18,7 @@
 // Every index and export runs in a child process (`bench-export child-index|child-export`),
 // so the peak RSS and the CPU time are the export's own.
 import ArgumentParser
-import BenchSupport
+import QuakeSynthetic
 import Foundation
 import QuakeCatalog
 import QuakeCommon

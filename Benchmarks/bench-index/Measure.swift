@@ -1,5 +1,6 @@
 import ArgumentParser
 import BenchSupport
+import QuakeSynthetic
 import Foundation
 import QuakeCatalog
 import QuakeCommon

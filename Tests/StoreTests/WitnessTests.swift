@@ -1,4 +1,4 @@
-import BenchSupport
+import QuakeSynthetic
 import Foundation
 import QuakeCatalog
 import QuakeStore
