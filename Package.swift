@@ -63,15 +63,15 @@ let package = Package(
         .target(name: "QuakeStore", dependencies: [
             "QuakeSQLite", "QuakeCatalog", "QuakeCommon", "CSpatiaLite",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Store"),
         .target(name: "QuakeTiles", dependencies: [
             "QuakeCommon",
         ], path: "Sources/Tiles"),
         .target(name: "QuakeBundles", dependencies: [
-            "QuakeSQLite", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeStore", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "GRDBSQLite", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
         .target(name: "QuakeOperations", dependencies: [

@@ -44,14 +44,13 @@ public final class EventStore {
                 }
                 return counts
             }
-            let events = try Row.fetchOne(db, sql: "SELECT count(*), min(time), max(time), min(mag), max(mag), max(updated) FROM events")!
-            let tombstones = try Row.fetchOne(db, sql: "SELECT count(*), max(updated) FROM tombstones")!
+            let events = try Row.fetchOne(db, sql: "SELECT count(*), min(time), max(time), min(mag), max(mag) FROM events")!
             var statistics = StoreStatistics()
             statistics.events = events[0]
             if let first: Int64 = events[1], let last: Int64 = events[2] { statistics.timeRange = first...last }
             if let low: Double = events[3], let high: Double = events[4] { statistics.magnitudeRange = low...high }
-            statistics.highWaterMark = [events[5] as Int64?, tombstones[1] as Int64?].compactMap { $0 }.max()
-            statistics.tombstones = tombstones[0]
+            statistics.highWaterMark = try StoreRows.highWaterMark(db)
+            statistics.tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM tombstones") ?? 0
             statistics.rejects = try Int.fetchOne(db, sql: "SELECT count(*) FROM rejects") ?? 0
             statistics.sources = try Int.fetchOne(db, sql: "SELECT count(*) FROM sources") ?? 0
             statistics.eventTypes = try groups("event_type")

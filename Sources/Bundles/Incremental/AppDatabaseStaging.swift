@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import QuakeCommon
 import QuakeSQLite
+import QuakeStore
 import QuakeTiles
 
 /// The staging file of the app database: an `events` table with the final file's indexes,
@@ -18,7 +18,7 @@ struct AppDatabaseStaging {
     /// Inserts the store rows matching `condition` (on `s`, the store's events), each under the
     /// feature id `rowid` gives.
     private static func insertFromStore(rowid: String, where condition: String) -> String {
-        let columns = AppDatabaseWriter.columns
+        let columns = StoreRows.contractColumns
         return "INSERT INTO events (rowid, \(columns.joined(separator: ", "))) SELECT \(rowid), "
             + columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition)"
     }
@@ -35,7 +35,7 @@ struct AppDatabaseStaging {
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
             try db.inTransaction {
                 try db.execute(sql: AppDatabaseWriter.eventsTable)
-                let (condition, arguments) = SelectionSQL.condition(selection, table: "s")
+                let (condition, arguments) = selection.filter.condition(table: "s")
                 try db.execute(sql: Self.insertFromStore(rowid: "quake_feature_id(s.id)", where: condition) + " ORDER BY 1",
                                arguments: StatementArguments(arguments))
                 try db.execute(sql: AppDatabaseWriter.eventIndexes)
@@ -55,7 +55,7 @@ struct AppDatabaseStaging {
         let queue = try SQLiteBuild.open(url, label: "export.app-staging")
         let patched = try queue.writeWithoutTransaction { db -> Bool in
             let previousColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(events)").map { $0["name"] as String }
-            guard previousColumns == AppDatabaseWriter.columns,
+            guard previousColumns == StoreRows.contractColumns,
                   try Int.fetchOne(db, sql: "PRAGMA user_version") == AppDatabaseWriter.userVersion else { return false }
             let incoming = Set(changes.incoming.map(\.event))
             let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import Logging
 import QuakeCommon
 import QuakeSQLite
@@ -30,11 +29,6 @@ import QuakeTiles
 enum AppDatabaseWriter {
     /// `PRAGMA user_version` of the files this writer makes (2: rowids are feature ids).
     static let userVersion = 2
-
-    /// The columns copied from the store, in table order (the store contract minus `geom`).
-    static let columns = ["id", "ids", "sources", "types", "time", "updated", "longitude", "latitude", "depth_km", "mag", "mag_type",
-                          "place", "status", "event_type", "net", "code", "felt", "cdi", "mmi", "alert", "tsunami", "sig",
-                          "nst", "dmin", "rms", "gap", "title", "url"]
 
     static let eventsTable = """
         CREATE TABLE events (

@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import QuakeSQLite
-import GRDBSQLite
 import QuakeTiles
 
 /// Writes `quakes.mbtiles` (mapbox/mbtiles-spec 1.3): a plain SQLite file that

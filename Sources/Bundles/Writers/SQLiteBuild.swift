@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import GRDBSQLite
 import QuakeCommon
 
 /// Builds SQLite files of a bundle so that the same content gives the same bytes:
