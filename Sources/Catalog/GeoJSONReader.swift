@@ -192,8 +192,8 @@ public enum GeoJSONReader {
         }
     }
 
-    private static func metadata(from value: JSONValue) -> PageMetadata {
-        func int(_ key: String) -> Int? { if case .number(let n)? = value[key], n.isFinite, abs(n) < 9e18 { return Int(n) }; return nil }
+    private static func metadata(from value: JSON) -> PageMetadata {
+        func int(_ key: String) -> Int? { if let n = value[key]?.number, n.isFinite, abs(n) < 9e18 { return Int(n) }; return nil }
         func string(_ key: String) -> String? { if case .string(let s)? = value[key] { return s }; return nil }
         return PageMetadata(generated: int("generated").map(Int64.init), url: string("url"), title: string("title"),
                             status: int("status"), api: string("api"), count: int("count"), limit: int("limit"),

@@ -1,17 +1,12 @@
 import Foundation
 
-/// A parsed JSON value; objects keep their members in document order.
-enum JSONValue: Sendable {
-    case null
-    case bool(Bool)
-    case number(Double)
-    case string(String)
-    case array([JSONValue])
-    case object([(key: String, value: JSONValue)])
-
-    subscript(key: String) -> JSONValue? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.key == key }?.value
+extension JSON {
+    /// `data` as one JSON document (blanks around it allowed), or nil when it is not one.
+    public static func parse(_ data: Data) -> JSON? {
+        try? JSONParser.withParser(data) { parser -> JSON? in
+            let value = try parser.parseValue()
+            return parser.peek() == nil ? value : nil
+        } ?? nil
     }
 }
 
@@ -107,24 +102,24 @@ struct JSONParser {
 
     // MARK: Values
 
-    mutating func parseValue(depth: Int = 0) throws -> JSONValue {
+    mutating func parseValue(depth: Int = 0) throws -> JSON {
         guard depth < Self.maximumDepth else { throw error("nesting deeper than \(Self.maximumDepth)") }
         switch peek() {
         case 0x7B:
-            var members: [(key: String, value: JSONValue)] = []
+            var members: [(String, JSON)] = []
             try forEachMember(depth: depth) { parser, name in
                 members.append((parser.string(of: name), try parser.parseValue(depth: depth + 1)))
             }
             return .object(members)
         case 0x5B:
-            var items: [JSONValue] = []
+            var items: [JSON] = []
             try forEachElement { parser in items.append(try parser.parseValue(depth: depth + 1)) }
             return .array(items)
         default:
             switch try readScalar(depth: depth) {
             case .null: return .null
             case .bool(let value): return .bool(value)
-            case .number(let value): return .number(value)
+            case .number(let value): return .double(value)
             case .string(let value): return .string(value)
             case .array, .object: preconditionFailure("containers are handled above")
             }

@@ -80,13 +80,13 @@ struct BundleHTTPHandler: HTTPHandler {
         guard (archive.minZoom...archive.maxZoom).contains(z) else { return Self.text(404, "Not Found: zoom \(z) is outside \(archive.minZoom)…\(archive.maxZoom)\n") }
         let etag = "\"\(archive.version)-\(z)-\(x)-\(y)\""
         if request.headers[HTTPHeader("If-None-Match")] == etag {
-            return HTTPResponse(statusCode: .notModified, headers: [HTTPHeader("ETag"): etag])
+            return HTTPResponse(statusCode: .notModified, headers: HTTPHeaders([HTTPHeader("ETag"): etag]))
         }
         guard let data = try archive.tile(z: z, x: x, y: y) else {
-            return HTTPResponse(statusCode: .noContent, headers: [HTTPHeader("ETag"): etag, HTTPHeader("Cache-Control"): "public, max-age=300"])
+            return HTTPResponse(statusCode: .noContent, headers: HTTPHeaders([HTTPHeader("ETag"): etag, HTTPHeader("Cache-Control"): "public, max-age=300"]))
         }
-        var headers = [HTTPHeader("Content-Type"): "application/vnd.mapbox-vector-tile", HTTPHeader("ETag"): etag,
-                       HTTPHeader("Cache-Control"): "public, max-age=300"]
+        var headers: HTTPHeaders = [HTTPHeader("Content-Type"): "application/vnd.mapbox-vector-tile", HTTPHeader("ETag"): etag,
+                                    HTTPHeader("Cache-Control"): "public, max-age=300"]
         if Gzip.isCompressed(data) { headers[HTTPHeader("Content-Encoding")] = "gzip" }
         return HTTPResponse(statusCode: .ok, headers: headers, body: data)
     }

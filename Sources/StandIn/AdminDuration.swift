@@ -1,10 +1,12 @@
+import QuakeCatalog
+
 /// Durations in admin bodies: a number of seconds, or text like `90s`, `30m`, `6h`, `2d`.
 enum AdminDuration {
     /// The duration in ms; throws naming the field when it cannot be read or is negative.
-    static func milliseconds(_ value: AdminValue?, _ name: String) throws(AdminError) -> Int64 {
+    static func milliseconds(_ value: JSON?, _ name: String) throws(AdminError) -> Int64 {
         var seconds: Double?
         switch value {
-        case .number(let number)?: seconds = number
+        case .double(let number)?: seconds = number
         case .string(let text)?:
             let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
             if let unit = text.last, let factor = units[unit] { seconds = Double(text.dropLast()).map { $0 * factor } } else { seconds = Double(text) }

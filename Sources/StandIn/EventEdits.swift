@@ -39,14 +39,14 @@ enum EventEdits {
                                  "latitude", "longitude", "depth"]
 
     /// The event with `fields` changed (`null` clears a field). `updated` is bumped unless `fields` sets it.
-    static func updated(_ event: QuakeEvent, fields: [String: AdminValue], now: Int64) throws(AdminError) -> QuakeEvent {
+    static func updated(_ event: QuakeEvent, fields: [String: JSON], now: Int64) throws(AdminError) -> QuakeEvent {
         var e = event
         for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             func bad(_ what: String) -> AdminError { AdminError(status: 400, message: "field \(name): \(what)") }
             func number() throws(AdminError) -> Double? {
                 switch value {
                 case .null: return nil
-                case .number(let n) where n.isFinite: return n
+                case .double(let n) where n.isFinite: return n
                 default: throw bad("must be a number or null")
                 }
             }

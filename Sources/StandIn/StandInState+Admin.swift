@@ -59,7 +59,7 @@ extension StandInState {
     }
 
     /// `POST /admin/events/ID/update`: changes fields, bumping `updated`.
-    func updateEvent(_ id: String, fields: [String: AdminValue]) throws(AdminError) -> Data {
+    func updateEvent(_ id: String, fields: [String: JSON]) throws(AdminError) -> Data {
         let event = try served(id)
         let next = try EventEdits.updated(event, fields: fields, now: clock.now)
         catalog.put(next)
@@ -133,7 +133,7 @@ extension StandInState {
     }
 
     /// `POST /admin/clock` with `{"now": T}`, `{"advance": D}` or `{"wall": true}`.
-    func setClock(_ body: [String: AdminValue]) throws(AdminError) -> Data {
+    func setClock(_ body: [String: JSON]) throws(AdminError) -> Data {
         if replay != nil {
             throw AdminError(status: 409, message: "in replay mode the clock is the replay time; use POST /admin/replay/advance")
         }
@@ -160,7 +160,7 @@ extension StandInState {
     }
 
     /// `POST /admin/replay/advance` with `{"to": T}` or `{"by": D}`; the clock follows.
-    func advanceReplay(_ body: [String: AdminValue]) throws(AdminError) -> Data {
+    func advanceReplay(_ body: [String: JSON]) throws(AdminError) -> Data {
         guard let replay else { throw AdminError(status: 409, message: "not in replay mode (start with --replay FILE)") }
         let target: Int64
         if let to = body["to"] {

@@ -1,3 +1,4 @@
+import QuakeCatalog
 import Foundation
 import QuakeCommon
 import QuakeTiles
@@ -36,8 +37,8 @@ struct EventCache {
 
     /// The digest of what decides the table's content: the selection and the attributes.
     static func selectionDigest(_ options: ExportOptions) -> UInt64 {
-        let text = JSON.object([("selection", options.contentJSON.member("selection")),
-                                ("attributes", options.contentJSON.member("attributes"))]).text
+        let text = JSON.object([("selection", options.contentJSON["selection"] ?? .null),
+                                ("attributes", options.contentJSON["attributes"] ?? .null)]).text
         return SipHasher.hash(Array(text.utf8))
     }
 

@@ -1,3 +1,4 @@
+import QuakeCatalog
 import Foundation
 import QuakeCommon
 import QuakeTiles
@@ -50,8 +51,8 @@ struct ExportState: Sendable {
     static func optionsDigest(_ options: ExportOptions) -> UInt64 {
         let encoderVersion = 4  // 3: tiles gzipped by libdeflate; 4: big tiles sized from a sample first
         let text = JSON.object([("encoder", .int(encoderVersion)),
-                                ("thinning", options.contentJSON.member("thinning")),
-                                ("attributes", options.contentJSON.member("attributes"))]).text
+                                ("thinning", options.contentJSON["thinning"] ?? .null),
+                                ("attributes", options.contentJSON["attributes"] ?? .null)]).text
         return SipHasher.hash(Array(text.utf8))
     }
 
@@ -130,13 +131,5 @@ struct ExportState: Sendable {
             guard zip(entries, entries.dropFirst()).allSatisfy({ !precedes($1, $0) }) else { return nil }
             return ExportState(optionsDigest: u64(8), entries: entries)
         }
-    }
-}
-
-extension JSON {
-    /// The value of member `name` of an object (null when absent).
-    func member(_ name: String) -> JSON {
-        guard case .object(let members) = self else { return .null }
-        return members.first { $0.0 == name }?.1 ?? .null
     }
 }

@@ -1,3 +1,4 @@
+import QuakeCatalog
 import QuakeCommon
 
 /// JSON text written straight into bytes, for the big files (the GeoJSON zooms and the

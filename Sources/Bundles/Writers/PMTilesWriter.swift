@@ -1,3 +1,4 @@
+import QuakeCatalog
 import Foundation
 import QuakeCommon
 import QuakeTiles

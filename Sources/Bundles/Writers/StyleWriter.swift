@@ -1,3 +1,4 @@
+import QuakeCatalog
 import Foundation
 
 /// Writes `style.json`: a MapLibre style (style spec v8) for the bundle's own tiles, so that a

@@ -1,3 +1,4 @@
+import QuakeCatalog
 import QuakeTiles
 
 /// What the MBTiles `metadata` table and the PMTiles metadata say about the
