@@ -23,6 +23,8 @@ public enum Exporter {
         try options.validate()
         FreedMemory.limitRetention()  // the memory budget: 300 MB at a million events
         defer { progress.finish() }
+        let scratch = ExportScratch()
+        defer { scratch.cleanUp() }
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "events", detail: "reading the store"))
         let reader = try StoreReader(path: store)
         let highWaterMark = try reader.highWaterMark()
@@ -30,6 +32,7 @@ public enum Exporter {
         publisher.removeDebris()
         let current = publisher.current()
         let scan = BackgroundWork("export.scan") { try reader.rowKeys() }  // beside the cache's reading
+        scratch.waitsFor(scan)
         var cache = options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
         stopwatch.lap(cache == nil ? "no event cache to start from" : "read the event cache (\(cache!.snapshot.table.count) events)")
         // With the cache, the app database will start from the current bundle's: copied while the
@@ -41,14 +44,8 @@ public enum Exporter {
                                        to: EventCache.url(out: out).deletingLastPathComponent()
                                            .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
         }
-        var previousCopy = current.flatMap(Manifest.highWaterMark(in:)) == highWaterMark ? nil : copyPrevious()
-        let read: SelectionRead.Result
-        do {
-            read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
-        } catch {
-            previousCopy?.discard()
-            throw error
-        }
+        if current.flatMap(Manifest.highWaterMark(in:)) != highWaterMark { scratch.previousCopy = copyPrevious() }
+        let read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
         let table = read.snapshot.table
         FreedMemory.release()
         stopwatch.lap("read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(table.count) events")
@@ -56,39 +53,20 @@ public enum Exporter {
         let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest)
 
         if let current, Manifest.bundleVersion(in: current) == bundleVersion {
-            previousCopy?.discard()
             let summary = ExportSummary(changed: false, bundleVersion: bundleVersion, directory: current, events: table.count,
                                         rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: 0, encodedTiles: 0, reusedTiles: 0, bytes: 0,
                                         zooms: [], warnings: [], removedVersions: [], seconds: Date().timeIntervalSince(started))
             logger.info("\(summary.line)")
             return summary
         }
-        let previousDatabase: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?
-        if previousCopy == nil && read.changes != nil { previousCopy = copyPrevious() }
-        if let previousCopy, let changes = read.changes {
-            previousDatabase = (previousCopy, changes)
-        } else {
-            previousCopy?.discard()
-            previousDatabase = nil
-        }
-        let directory: URL, final: URL
-        do {
-            (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
-        } catch {
-            previousDatabase?.copy.discard()
-            throw error
-        }
+        if scratch.previousCopy == nil && read.changes != nil { scratch.previousCopy = copyPrevious() }
+        let previousDatabase = scratch.previousCopy.flatMap { copy in read.changes.map { (copy: copy, changes: $0) } }
+        let (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
+        scratch.unpublished = directory
         // Deltas from the versions that stay after this one is published, each file written as soon
         // as the new file it compares is complete (see DeltaWriter).
-        let deltaBases: [DeltaWriter.Base]
-        do {
-            let kept = publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) }
-            deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
-        } catch {
-            previousDatabase?.copy.discard()
-            try? FileManager.default.removeItem(at: directory)
-            throw error
-        }
+        let kept = publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) }
+        let deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {
@@ -98,57 +76,76 @@ public enum Exporter {
             try DeltaWriter.writeRows(into: directory, from: deltaBases)
             return digest
         }
+        scratch.waitsFor(appDatabase)
         let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1)
         let featureIDs = try assigning.wait()
         FreedMemory.release()
         stopwatch.lap("ordered the points")
         let cacheFile = EventCache.url(out: out)
         let cacheTemporary = cacheFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst()))
+        scratch.temporaryFiles.append(cacheTemporary)
         var cacheWriter: BackgroundWork<Void>?
-        do {
-            let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory, previous: current,
-                                                deltaBases: deltaBases,
-                                                progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
-                cacheWriter = BackgroundWork("export.event-cache") {
-                    try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
-                                         minZoom: minZoom, movedKeys: movedKeys, to: cacheTemporary)
-                }
+        let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory, previous: current,
+                                            deltaBases: deltaBases,
+                                            progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
+            let writer = BackgroundWork("export.event-cache") {
+                try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
+                                     minZoom: minZoom, movedKeys: movedKeys, to: cacheTemporary)
             }
-            let appDatabaseDigest = try appDatabase.wait()
-            stopwatch.lap(deltaBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas")
-            let files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
-            stopwatch.lap("hashed the files")
-            let deltas = DeltaWriter.describe(deltaBases, files: files)
-            var warnings = built.warnings
-            if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
-            let manifest = Manifest(bundleVersion: bundleVersion, highWaterMark: highWaterMark, contentDigest: contentDigest, options: options,
-                                    events: table.count, bounds: built.metadata.bounds,
-                                    timeSpan: table.count == 0 ? nil : (table.time.min()!, table.time.max()!), zooms: built.zooms,
-                                    geoJSONZooms: built.geoJSONZooms, files: files, deltas: deltas, warnings: warnings)
-            try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
-            AtomicFile.syncDirectory(directory)
-            progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))
-            try publisher.publish(temporary: directory, final: final)
-            let removed = try publisher.prune(keep: options.keep)
-            stopwatch.lap("published")
-            keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger)
-            stopwatch.lap("kept the event cache")
-            for warning in warnings.prefix(20) { logger.warning("\(warning)") }
-            if warnings.count > 20 { logger.warning("… and \(warnings.count - 20) more size-guard warnings (see manifest.json)") }
-            let bytes = files.reduce(0) { $0 + $1.bytes } + manifest.json.prettyText.utf8.count
-            let summary = ExportSummary(changed: true, bundleVersion: bundleVersion, directory: final, events: table.count,
-                                        rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: built.baked.records.count,
-                                        encodedTiles: built.baked.encoded, reusedTiles: built.baked.reused, bytes: bytes,
-                                        zooms: built.zooms, warnings: warnings, removedVersions: removed,
-                                        seconds: Date().timeIntervalSince(started))
-            logger.info("\(summary.line)")
-            return summary
-        } catch {
-            _ = try? appDatabase.wait()
-            _ = try? cacheWriter?.wait()
-            try? FileManager.default.removeItem(at: cacheTemporary)
-            try? FileManager.default.removeItem(at: directory)
-            throw error
+            scratch.waitsFor(writer)
+            cacheWriter = writer
+        }
+        let appDatabaseDigest = try appDatabase.wait()
+        stopwatch.lap(deltaBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas")
+        let files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
+        stopwatch.lap("hashed the files")
+        let deltas = DeltaWriter.describe(deltaBases, files: files)
+        var warnings = built.warnings
+        if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
+        let manifest = Manifest(bundleVersion: bundleVersion, highWaterMark: highWaterMark, contentDigest: contentDigest, options: options,
+                                events: table.count, bounds: built.metadata.bounds,
+                                timeSpan: table.count == 0 ? nil : (table.time.min()!, table.time.max()!), zooms: built.zooms,
+                                geoJSONZooms: built.geoJSONZooms, files: files, deltas: deltas, warnings: warnings)
+        try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
+        AtomicFile.syncDirectory(directory)
+        progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))
+        try publisher.publish(temporary: directory, final: final)
+        scratch.unpublished = nil
+        let removed = try publisher.prune(keep: options.keep)
+        stopwatch.lap("published")
+        keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger)
+        stopwatch.lap("kept the event cache")
+        for warning in warnings.prefix(20) { logger.warning("\(warning)") }
+        if warnings.count > 20 { logger.warning("… and \(warnings.count - 20) more size-guard warnings (see manifest.json)") }
+        let bytes = files.reduce(0) { $0 + $1.bytes } + manifest.json.prettyText.utf8.count
+        let summary = ExportSummary(changed: true, bundleVersion: bundleVersion, directory: final, events: table.count,
+                                    rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: built.baked.records.count,
+                                    encodedTiles: built.baked.encoded, reusedTiles: built.baked.reused, bytes: bytes,
+                                    zooms: built.zooms, warnings: warnings, removedVersions: removed,
+                                    seconds: Date().timeIntervalSince(started))
+        logger.info("\(summary.line)")
+        return summary
+    }
+
+    /// What an export has going on the side until it publishes, cleaned up once when it ends
+    /// (published, unchanged or failed): background work is waited for (it may be writing into
+    /// the version directory), then the copy of the previous app database, temporary files and
+    /// a version directory that was not published are removed.
+    private final class ExportScratch {
+        var previousCopy: PreviousAppDatabase?
+        var unpublished: URL?
+        var temporaryFiles: [URL] = []
+        private var waits: [() -> Void] = []
+
+        func waitsFor<T>(_ work: BackgroundWork<T>) {
+            waits.append { _ = try? work.wait() }
+        }
+
+        func cleanUp() {
+            for wait in waits { wait() }
+            previousCopy?.discard()
+            for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
+            if let unpublished { try? FileManager.default.removeItem(at: unpublished) }
         }
     }
 
