@@ -1,3 +1,5 @@
+import QuakeCommon
+
 /// The value table of a layer being built: which value index each distinct tag value has.
 ///
 /// An open-addressing hash table (linear probing) from a value's kind and 64-bit key (a

@@ -1,8 +1,9 @@
 /// A fast 64-bit hash of text bytes, a word at a time, for telling values apart in memory
 /// (the encoder's value table, distinct counts of the tilestats). Not stable across versions:
 /// nothing stores it (stored hashes are `SipHasher`'s).
-enum TextHash {
-    static func of(_ raw: UnsafeRawBufferPointer) -> UInt64 {
+public enum TextHash {
+    /// The hash of `raw`.
+    public static func of(_ raw: UnsafeRawBufferPointer) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(raw.count)
         var i = 0
         while i + 8 <= raw.count {
