@@ -25,11 +25,25 @@ public enum ComCatCSV {
     /// Reads like `read(_:source:)`, handing the events over in chunks of `chunkSize` as the rows
     /// are read; the rejects (and a problem) stay in the page returned.
     public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+        let text: String
+        do {
+            text = String(decoding: try Gzip.decompressIfNeeded(data), as: UTF8.self)
+        } catch {
+            return CatalogPage(problem: "\(error)")
+        }
+        return read(text: text, source: source, rowsBefore: 0, chunkSize: chunkSize, events: deliver).page
+    }
+
+    /// Reads `text`, a header line and rows that come after `rowsBefore` rows of the file (a piece
+    /// of a bigger file, see `CatalogStream`); returns the page and the number of the last row.
+    static func read(text: String, source: String, rowsBefore: Int, chunkSize: Int,
+                     events deliver: ([QuakeEvent]) -> Void) -> (page: CatalogPage, lastRow: Int) {
         var page = CatalogPage()
         var chunk: [QuakeEvent] = []
         chunk.reserveCapacity(min(chunkSize, 4096))
+        var lastRow = rowsBefore + 1
         do {
-            try forEachRow(data, source: source) { row in
+            lastRow = try forEachRow(text: text, source: source, rowsBefore: rowsBefore) { row in
                 switch row.event() {
                 case .success(let event):
                     chunk.append(event)
@@ -44,7 +58,7 @@ public enum ComCatCSV {
             page.problem = "\(error)"
         }
         if !chunk.isEmpty { deliver(chunk) }
-        return page
+        return (page, lastRow)
     }
 
     /// One data row with access to its cells by column name.
@@ -133,6 +147,13 @@ public enum ComCatCSV {
     /// Calls `body` for every data row. Throws when the file is not a ComCat CSV at all.
     public static func forEachRow(_ data: Data, source: String, _ body: (Row) throws -> Void) throws {
         let text = String(decoding: try Gzip.decompressIfNeeded(data), as: UTF8.self)
+        try forEachRow(text: text, source: source, rowsBefore: 0, body)
+    }
+
+    /// Calls `body` for every data row of `text` (a header line, then rows numbered after
+    /// `rowsBefore` rows of the file); returns the number of the last row (the header is row 1).
+    @discardableResult
+    static func forEachRow(text: String, source: String, rowsBefore: Int, _ body: (Row) throws -> Void) throws -> Int {
         guard !text.isEmpty else { throw Row.Failure(description: "\(source): the file is empty") }
         let reader = try CSVReader(string: text, hasHeaderRow: true)
         let names = reader.headerRow ?? []
@@ -142,7 +163,7 @@ public enum ComCatCSV {
         }
         var header: [String: Int] = [:]
         for (index, name) in names.enumerated() where header[name] == nil { header[name] = index }
-        var number = 1
+        var number = 1 + rowsBefore
         while let cells = reader.next() {
             number += 1
             if cells.count == 1 && cells[0].isEmpty { continue }  // blank line
@@ -151,6 +172,7 @@ public enum ComCatCSV {
         if let error = reader.error {
             throw Row.Failure(description: "\(source): CSV ends badly after row \(number): \(error)")
         }
+        return number
     }
 
     /// Writes events as ComCat CSV, header included.

@@ -28,9 +28,23 @@ public enum GeoJSONReader {
         } catch {
             return CatalogPage(problem: "\(source): \(error)")
         }
-        return withoutActuallyEscaping(deliver) { deliver in
+        return read(body: body, source: source, chunkSize: chunkSize, origin: Origin(), events: deliver)
+    }
+
+    /// Where a piece of a bigger file starts: its first feature is number `feature` of the
+    /// file, and its byte 0 is byte `byte` of the file (negative when the piece starts with
+    /// bytes of its own). Positions in rejects and problems count from the file's start.
+    struct Origin {
+        var feature = 0
+        var byte = 0
+    }
+
+    /// Reads `body` (plain), a piece of a file starting at `origin` (see `CatalogStream`).
+    static func read(body: Data, source: String, chunkSize: Int, origin: Origin, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+        withoutActuallyEscaping(deliver) { deliver in
             JSONParser.withParser(body) { parser in
-                readDocument(&parser, source: source, chunk: Chunking(size: Swift.max(chunkSize, 1), deliver: deliver))
+                parser.reportedBase = origin.byte
+                return readDocument(&parser, source: source, chunk: Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin))
             }
         }
     }
@@ -39,6 +53,12 @@ public enum GeoJSONReader {
     private struct Chunking {
         let size: Int
         let deliver: ([QuakeEvent]) -> Void
+        let origin: Origin
+
+        /// "feature N (byte B)" of the file.
+        func position(_ index: Int, byte: Int) -> String { "feature \(origin.feature + index) (byte \(origin.byte + byte))" }
+        func feature(_ index: Int) -> Int { origin.feature + index }
+        func byte(_ offset: Int) -> Int { origin.byte + offset }
 
         func flushIfFull(_ page: inout CatalogPage) {
             guard page.events.count >= size else { return }
@@ -96,7 +116,7 @@ public enum GeoJSONReader {
             readSequence(&parser, into: &page, source: source, chunk: chunk)
         } else if isSingleFeature && page.problem == nil {
             parser.offset = documentStart
-            readSingleFeature(&parser, into: &page)
+            readSingleFeature(&parser, into: &page, chunk: chunk)
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
             page.problem = "\(source): not a GeoJSON FeatureCollection or Feature (no \"features\" member)"
         }
@@ -117,22 +137,22 @@ public enum GeoJSONReader {
             let start = parser.offset
             do {
                 let result = try FeatureMapping.event(from: &parser)
-                accept(result, index: index, raw: { parser.text(start..<parser.offset) }, byte: start, into: &page)
+                accept(result, position: chunk.position(index, byte: start), raw: { parser.text(start..<parser.offset) }, into: &page)
                 chunk.flushIfFull(&page)
             } catch let error as JSONParser.SyntaxError {
                 let recovered = parser.skipElement(from: start)
-                let position = "feature \(index) (byte \(start))"
+                let position = chunk.position(index, byte: start)
                 if !recovered {
                     page.rejects.append(Reject(position: position, reason: "page ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))
-                    page.problem = "\(source): truncated inside feature \(index) at byte \(parser.offset); \(index) features before it were read"
+                    page.problem = "\(source): truncated inside feature \(chunk.feature(index)) at byte \(chunk.byte(parser.offset)); \(chunk.feature(index)) features before it were read"
                     return false
                 }
                 page.rejects.append(Reject(position: position, reason: "broken JSON: \(error.message)", raw: parser.text(start..<parser.offset)))
             }
             index += 1
             guard let next = parser.peek() else {
-                page.problem = "\(source): truncated after feature \(index - 1) at byte \(parser.offset)"
+                page.problem = "\(source): truncated after feature \(chunk.feature(index - 1)) at byte \(chunk.byte(parser.offset))"
                 return false
             }
             parser.offset += 1
@@ -152,16 +172,16 @@ public enum GeoJSONReader {
             while parser.peek() == recordSeparator { parser.offset += 1 }
             guard parser.peek() != nil else { return }
             let start = parser.offset
-            let position = "feature \(index) (byte \(start))"
+            let position = chunk.position(index, byte: start)
             do {
                 let result = try FeatureMapping.event(from: &parser)
-                accept(result, index: index, raw: { parser.text(start..<parser.offset) }, byte: start, into: &page)
+                accept(result, position: position, raw: { parser.text(start..<parser.offset) }, into: &page)
                 chunk.flushIfFull(&page)
             } catch let error as JSONParser.SyntaxError {
                 guard parser.skipElement(from: start) else {
                     page.rejects.append(Reject(position: position, reason: "the file ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))
-                    page.problem = "\(source): truncated inside feature \(index) at byte \(parser.offset); \(index) features before it were read"
+                    page.problem = "\(source): truncated inside feature \(chunk.feature(index)) at byte \(chunk.byte(parser.offset)); \(chunk.feature(index)) features before it were read"
                     return
                 }
                 page.rejects.append(Reject(position: position, reason: "broken JSON: \(error.message)", raw: parser.text(start..<parser.offset)))
@@ -173,22 +193,22 @@ public enum GeoJSONReader {
         }
     }
 
-    private static func readSingleFeature(_ parser: inout JSONParser, into page: inout CatalogPage) {
+    private static func readSingleFeature(_ parser: inout JSONParser, into page: inout CatalogPage, chunk: Chunking) {
         let start = parser.offset
         do {
             let result = try FeatureMapping.event(from: &parser)
-            accept(result, index: 0, raw: { parser.text(start..<parser.offset) }, byte: start, into: &page)
+            accept(result, position: chunk.position(0, byte: start), raw: { parser.text(start..<parser.offset) }, into: &page)
         } catch {
             page.problem = "broken JSON: \(error)"
         }
     }
 
-    private static func accept(_ result: Result<QuakeEvent, FeatureMapping.Failure>, index: Int, raw: () -> String, byte: Int,
+    private static func accept(_ result: Result<QuakeEvent, FeatureMapping.Failure>, position: @autoclosure () -> String, raw: () -> String,
                                into page: inout CatalogPage) {
         switch result {
         case .success(let event): page.events.append(event)
         case .failure(let failure):
-            page.rejects.append(Reject(position: "feature \(index) (byte \(byte))", reason: failure.reason, raw: raw()))
+            page.rejects.append(Reject(position: position(), reason: failure.reason, raw: raw()))
         }
     }
 

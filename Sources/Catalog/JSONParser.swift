@@ -53,6 +53,8 @@ struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The read position (byte offset).
     var offset: Int
+    /// Added to offsets in error messages: where byte 0 lies in the file (see `GeoJSONReader.Origin`).
+    var reportedBase = 0
     private static let maximumDepth = 64
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
@@ -97,7 +99,7 @@ struct JSONParser {
 
     func error(_ message: String) -> SyntaxError {
         let found = offset < bytes.count ? "'\(Character(Unicode.Scalar(bytes[offset])))'" : "end of input"
-        return SyntaxError(offset: offset, message: "\(message), found \(found) at byte \(offset)")
+        return SyntaxError(offset: offset, message: "\(message), found \(found) at byte \(reportedBase + offset)")
     }
 
     // MARK: Values

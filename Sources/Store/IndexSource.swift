@@ -11,12 +11,16 @@ public struct IndexSource: Sendable, Hashable {
     /// `file` or `page`, as recorded in `sources.kind`.
     public let kind: String
     /// SHA-256 of the body (decompressed) when known in advance; a source whose
-    /// SHA-256 is already in `sources` is skipped without being read.
+    /// SHA-256 is already in `sources` is skipped without being read (see `streamedFrom`).
     public let sha256: String?
     /// Events the source holds, when known in advance (for progress).
     public let expectedEvents: Int?
     /// The most the file may hold, and its gzip inflate to (see `InputFile`).
     public var maxBytes = InputFile.defaultMaxBytes
+    /// From this size on (as stored), a file is read a piece at a time (`CatalogStream`) and
+    /// known by the SHA-256 of its bytes as stored; a smaller one is read whole and known by
+    /// the SHA-256 of its body. Pipes are always read whole.
+    public var streamedFrom = 8 << 20
 
     /// A ComCat file given by the user, read within `maxBytes`.
     public static func file(_ url: URL, maxBytes: Int = InputFile.defaultMaxBytes) -> IndexSource {

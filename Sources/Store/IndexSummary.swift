@@ -36,7 +36,7 @@ public struct SourceReport: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// Read and stored in one transaction (bad items are in `rejects`).
         case indexed
-        /// The same body (by SHA-256) was indexed before: nothing done.
+        /// The same body (by SHA-256; a streamed file by its bytes as stored) was indexed before: nothing done.
         case alreadyIndexed
         /// The file could not be read at all; nothing recorded, it is tried again next run.
         case unreadable(String)

@@ -118,6 +118,9 @@ final class SourceReader: @unchecked Sendable {
         if let sha256 = source.sha256, seen.contains(sha256) {
             return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
         }
+        if source.sha256 == nil, let size = Self.regularFileSize(source.file), size >= source.streamedFrom {
+            return stream(source, known: known, seen: &seen, chunkSize: chunkSize, lookahead: lookahead)
+        }
         let data: Data
         do {
             data = try InputFile.bytes(of: source.file, maxBytes: source.maxBytes)
@@ -152,6 +155,47 @@ final class SourceReader: @unchecked Sendable {
         if going && !page.events.isEmpty { going = put(.part(.events(EventChunk(page.events))), lookahead: lookahead) }
         let excerpt = page.problem == nil ? "" : String(decoding: body.prefix(Reject.maximumRawLength), as: UTF8.self)
         return going && put(.part(.end(SourceEnd(rejects: page.rejects, problem: page.problem, excerpt: excerpt))), lookahead: lookahead)
+    }
+
+    /// Reads a big file a piece at a time (`CatalogStream`): never whole in memory.
+    private func stream(_ source: IndexSource, known: Set<String>, seen: inout Set<String>, chunkSize: Int, lookahead: Int) -> Bool {
+        let sha256: String
+        do {
+            sha256 = try SHA256.hex(fileAt: source.file)
+        } catch {
+            return put(.source(.unreadable(source, message: "\(source.file.path): cannot read: \(error)")), lookahead: lookahead)
+        }
+        if seen.contains(sha256) {
+            return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
+        }
+        seen.insert(sha256)
+        guard put(.source(.read(source, sha256: sha256)), lookahead: lookahead) else { return false }
+        var going = true
+        let page = CatalogStream.read(source.file, source: source.name, maxBytes: source.maxBytes, chunkSize: chunkSize) { events in
+            if going { going = put(.part(.events(EventChunk(events))), lookahead: lookahead) }
+        }
+        if going && !page.events.isEmpty { going = put(.part(.events(EventChunk(page.events))), lookahead: lookahead) }
+        let excerpt = page.problem == nil ? "" : Self.excerpt(of: source.file)
+        return going && put(.part(.end(SourceEnd(rejects: page.rejects, problem: page.problem, excerpt: excerpt))), lookahead: lookahead)
+    }
+
+    /// The size of the regular file at `url`; nil for anything else (a pipe is read whole).
+    private static func regularFileSize(_ url: URL) -> Int? {
+        var status = stat()
+        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
+    /// The start of a file's text (decompressed when gzip), for a damaged file's record.
+    private static func excerpt(of url: URL) -> String {
+        guard let handle = try? FileHandle(forReadingFrom: url), let head = try? handle.read(upToCount: 1 << 16) else { return "" }
+        try? handle.close()
+        guard Gzip.isCompressed(head) else { return String(decoding: head.prefix(Reject.maximumRawLength), as: UTF8.self) }
+        guard let gzip = try? Gzip.Decompressor() else { return "" }
+        gzip.feed(head)
+        var text = [UInt8](repeating: 0, count: Reject.maximumRawLength)
+        let count = text.withUnsafeMutableBytes { (try? gzip.read(into: $0)) ?? 0 }
+        return String(decoding: text.prefix(count), as: UTF8.self)
     }
 
     /// Queues `item`, waiting while `lookahead` chunks wait already; false when stopped.

@@ -14,7 +14,8 @@ import QuakeCommon
 ///   (an event's own id included; ids of deleted events point at their tombstone).
 /// - `tombstones`: deleted events, so that an older page cannot bring them back.
 /// - `rejects`: what could not be stored, with source, position, reason and raw text.
-/// - `sources`: what has been ingested, by SHA-256 of the body, so re-indexing is a no-op.
+/// - `sources`: what has been ingested, by SHA-256 of the body (of the file as stored, for a file
+///   read a piece at a time: see `IndexSource.streamedFrom`), so re-indexing is a no-op.
 enum StoreSchema {
     /// The version this build writes.
     static let version = 1

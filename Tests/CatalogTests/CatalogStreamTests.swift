@@ -1,0 +1,60 @@
+import Foundation
+import QuakeCatalog
+import QuakeCommon
+import Testing
+import TestSupport
+
+/// A big file read a piece at a time gives what reading it whole gives: the same events in
+/// the same order, the same rejects at the same positions (row, feature, byte of the file),
+/// the same problem. Small pieces put a cut at every kind of place: inside strings, inside
+/// quoted CSV cells, between two features, inside the FeatureCollection's first members.
+@Suite struct CatalogStreamTests {
+    static let pieceSizes = [97, 4096, 1 << 20]
+
+    /// Reads `url` whole and streamed in each piece size; expects the same outcome.
+    static func expectSameAsWhole(_ url: URL, _ comment: String) throws {
+        let whole = CatalogFile.read(url)
+        for piece in pieceSizes {
+            var events: [QuakeEvent] = []
+            let streamed = CatalogStream.read(url, source: url.path, pieceBytes: piece, chunkSize: 50) { events += $0 }
+            events += streamed.events
+            let firstDifference = zip(events, whole.events).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            #expect(events.count == whole.events.count && firstDifference == nil,
+                    "\(comment), pieces of \(piece) B: \(events.count) events, whole \(whole.events.count), first difference at \(firstDifference ?? -1)")
+            #expect(streamed.rejects.map(\.position) == whole.rejects.map(\.position), "\(comment), pieces of \(piece) B")
+            #expect(streamed.rejects.map(\.reason) == whole.rejects.map(\.reason), "\(comment), pieces of \(piece) B")
+            #expect(streamed.problem == whole.problem, "\(comment), pieces of \(piece) B")
+        }
+    }
+
+    @Test(arguments: ["feed-all_week-2020-06.geojson.gz", "query-m4.5-2020-2024-antimeridian-window.geojson.gz",
+                      "query-m6-1973-2023.csv.gz", "feed-2.5_month-2019-07.csv.gz"])
+    func realFilesReadAlike(name: String) throws {
+        try Self.expectSameAsWhole(TestData.usgs(name), name)
+    }
+
+    @Test func damagedAndOddFilesReadAlike() throws {
+        let directory = TemporaryDirectory("catalog-stream")
+        let sample = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz"))), as: UTF8.self)
+        let csv = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("query-m6-1973-2023.csv.gz"))), as: UTF8.self)
+        let features = try #require(sample.range(of: "\"features\":["))
+        var cases: [(String, String)] = [
+            ("truncated.geojson", String(sample.prefix(sample.count * 2 / 3))),
+            ("broken-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\"::", options: [], range: sample.range(of: "\"mag\":"))),
+            ("bom.geojson", "\u{FEFF}" + sample),
+            ("features-first.geojson", "{" + sample[features.lowerBound...].dropLast(1) + ",\"type\":\"FeatureCollection\"}"),
+            ("bom.csv", "\u{FEFF}" + csv),
+            ("truncated.csv", String(csv.prefix(csv.count / 2))),
+            ("quoted-newlines.csv", csv.replacingOccurrences(of: "\"", with: "\"\n")),
+        ]
+        // Newline-delimited Features.
+        let page = CatalogFile.read(TestData.usgs("feed-all_week-2020-06.geojson.gz"))
+        #expect(page.events.count > 1000)
+        cases.append(("sequence.geojsonl", page.events.prefix(300).map(GeoJSONWriter.feature).joined(separator: "\n") + "\n"))
+        for (name, text) in cases {
+            let url = directory.url.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            try Self.expectSameAsWhole(url, name)
+        }
+    }
+}
