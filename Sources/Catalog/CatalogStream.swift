@@ -277,7 +277,7 @@ private struct ValueScan {
 }
 
 /// Finds where CSV records end: line breaks outside double quotes.
-private struct RecordScan {
+struct RecordScan {
     private var inQuotes = false
 
     /// The records of `bytes`, whole rows from a record's start: line breaks outside double

@@ -15,7 +15,7 @@ struct HistoryVersion: Sendable {
 /// `1970-01-01T00:00:02.-2147483648Z` rows) are skipped and counted in `skippedRows`.
 final class ReplayHistory {
     let source: String
-    private let records: CSVRecordStream
+    private let records: CSVRecords
     private let header: [UInt8]
     /// The first row not yet handed out, read ahead to see its `first_seen`.
     private var lookahead: (firstSeen: Int64, record: [UInt8])?
@@ -30,7 +30,7 @@ final class ReplayHistory {
     init(url: URL) throws(QuakeBakeError) {
         source = url.path
         do {
-            records = try CSVRecordStream(url: url)
+            records = try CSVRecords(url: url)
             header = try records.next() ?? []
         } catch {
             throw QuakeBakeError("replay history \(url.path): cannot read: \(Self.describe(error))")

@@ -1,0 +1,40 @@
+import Foundation
+
+/// The records of a CSV file, gzip or plain, one at a time, without holding the whole file
+/// (the history file `usgs-stand-in --replay` reads is 225 MB uncompressed). A record ends
+/// at a line break outside double quotes (as `CatalogStream` cuts its pieces); a trailing
+/// `\r` is dropped.
+public final class CSVRecords {
+    private let stream: DecompressedStream
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var ended = false
+
+    /// Opens `url`; throws when it cannot be read.
+    public init(url: URL) throws {
+        stream = try DecompressedStream(url: url, limit: .max, pieceBytes: 1 << 18)
+    }
+
+    /// The next record, or `nil` at the end of the file.
+    public func next() throws -> [UInt8]? {
+        while true {
+            var scan = RecordScan()
+            if let end = scan.lastEnd(in: buffer, from: start, firstOnly: true) {
+                defer { start = end }
+                return Self.trimmed(buffer[start..<(end - 1)])
+            }
+            if ended {
+                guard start < buffer.count else { return nil }
+                defer { start = buffer.count }
+                return Self.trimmed(buffer[start...])
+            }
+            buffer.removeFirst(start)
+            start = 0
+            if try !stream.append(to: &buffer) { ended = true }
+        }
+    }
+
+    private static func trimmed(_ record: ArraySlice<UInt8>) -> [UInt8] {
+        Array(record.last == 0x0D ? record.dropLast() : record)
+    }
+}
