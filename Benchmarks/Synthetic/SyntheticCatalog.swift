@@ -32,6 +32,15 @@ public struct SyntheticCatalog: Sequence, IteratorProtocol {
         meanGap = 86_400_000 / eventsPerDay
     }
 
+    /// A catalog for `count` events that ends before 2026-09-01 (so that none is in the future,
+    /// which the readers refuse): from 2022-01-01 as usual (1,000,000 events end in 2026-07),
+    /// earlier for more events.
+    public static func ending(count: Int, seed: UInt64) -> SyntheticCatalog {
+        let end: Int64 = 1_788_220_800_000, usualStart: Int64 = 1_640_995_200_000
+        let span = Int64(Double(count) / 600 * 86_400_000)  // 600 a day, the usual rate
+        return SyntheticCatalog(seed: seed, start: Swift.min(usualStart, end - span))
+    }
+
     /// The next event, in origin-time order. Never ends.
     public mutating func next() -> QuakeEvent? {
         time += Int64(random.exponential(mean: meanGap)) + 1

@@ -88,7 +88,7 @@ struct Measure: ParsableCommand {
 
         guard !noSynthetic else { return }
         let synthetic = work.appendingPathComponent("synthetic")
-        let (store, indexSeconds) = try Children.buildStore(SyntheticCatalog(seed: 42).prefix(self.synthetic), in: synthetic)
+        let (store, indexSeconds) = try Children.buildStore(SyntheticCatalog.ending(count: self.synthetic, seed: 42).prefix(self.synthetic), in: synthetic)
         for zoom in maxZooms {
             print(try Children.export(store: store, out: synthetic.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
                 .row("(c) synthetic", maxZoom: zoom, indexSeconds: indexSeconds))

@@ -62,7 +62,7 @@ struct Measure: ParsableCommand {
             rows.append("| (a) real | \(realFile.path) is absent: real-data runs (a), (d) and ogr2ogr on (a) skipped | | | | | | | |")
         }
 
-        _ = try compare("(b)", "synthetic", SyntheticCatalog(seed: 42).prefix(synthetic), in: work.appendingPathComponent("synthetic"),
+        _ = try compare("(b)", "synthetic", SyntheticCatalog.ending(count: synthetic, seed: 42).prefix(synthetic), in: work.appendingPathComponent("synthetic"),
                         rows: &rows, notes: &notes)
 
         if let real {
