@@ -33,8 +33,9 @@ public enum Exporter {
         let current = publisher.current()
         let scan = BackgroundWork("export.scan") { try reader.rowKeys() }  // beside the cache's reading
         scratch.waitsFor(scan)
-        var cache = options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
-        stopwatch.lap(cache == nil ? "no event cache to start from" : "read the event cache (\(cache!.snapshot.table.count) events)")
+        var cache = stopwatch.measure({ $0 == nil ? "no event cache to start from" : "read the event cache (\($0!.snapshot.table.count) events)" }) {
+            options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
+        }
         // With the cache, the app database will start from the current bundle's: copied while the
         // store is read when the store has moved since (else, nothing changed, most likely).
         let cached = cache != nil  // the read takes the cache
@@ -45,10 +46,14 @@ public enum Exporter {
                                            .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
         }
         if current.flatMap(Manifest.highWaterMark(in:)) != highWaterMark { scratch.previousCopy = copyPrevious() }
-        let read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
+        let read = try stopwatch.measure({ (read: SelectionRead.Result) in
+            "read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(read.snapshot.table.count) events"
+        }) {
+            let read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
+            FreedMemory.release()
+            return read
+        }
         let table = read.snapshot.table
-        FreedMemory.release()
-        stopwatch.lap("read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(table.count) events")
         let contentDigest = Self.contentDigest(table)
         let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest)
 
@@ -77,10 +82,12 @@ public enum Exporter {
             return digest
         }
         scratch.waitsFor(appDatabase)
-        let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1)
-        let featureIDs = try assigning.wait()
-        FreedMemory.release()
-        stopwatch.lap("ordered the points")
+        let (points, featureIDs) = try stopwatch.measure("ordered the points") { () -> (PointSet, FeatureIDs) in
+            let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1)
+            let featureIDs = try assigning.wait()
+            FreedMemory.release()
+            return (points, featureIDs)
+        }
         let cacheFile = EventCache.url(out: out)
         let cacheTemporary = cacheFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst()))
         scratch.temporaryFiles.append(cacheTemporary)
@@ -95,10 +102,10 @@ public enum Exporter {
             scratch.waitsFor(writer)
             cacheWriter = writer
         }
-        let appDatabaseDigest = try appDatabase.wait()
-        stopwatch.lap(deltaBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas")
-        let files = try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest])
-        stopwatch.lap("hashed the files")
+        let appDatabaseDigest = try stopwatch.measure(deltaBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas") {
+            try appDatabase.wait()
+        }
+        let files = try stopwatch.measure("hashed the files") { try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest]) }
         let deltas = DeltaWriter.describe(deltaBases, files: files)
         var warnings = built.warnings
         if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
@@ -109,12 +116,12 @@ public enum Exporter {
         try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
         AtomicFile.syncDirectory(directory)
         progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))
-        try publisher.publish(temporary: directory, final: final)
-        scratch.unpublished = nil
-        let removed = try publisher.prune(keep: options.keep)
-        stopwatch.lap("published")
-        keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger)
-        stopwatch.lap("kept the event cache")
+        let removed = try stopwatch.measure("published") {
+            try publisher.publish(temporary: directory, final: final)
+            scratch.unpublished = nil
+            return try publisher.prune(keep: options.keep)
+        }
+        stopwatch.measure("kept the event cache") { keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger) }
         for warning in warnings.prefix(20) { logger.warning("\(warning)") }
         if warnings.count > 20 { logger.warning("… and \(warnings.count - 20) more size-guard warnings (see manifest.json)") }
         let bytes = files.reduce(0) { $0 + $1.bytes } + manifest.json.prettyText.utf8.count

@@ -11,6 +11,21 @@ struct Stopwatch {
 
     init(logger: Logger) { self.logger = logger }
 
+    /// Runs `body` and logs its time under `phase`, said of what it returned.
+    mutating func measure<T>(_ phase: (T) -> String, _ body: () throws -> T) rethrows -> T {
+        last = DispatchTime.now()
+        lastCPU = Self.processCPUSeconds()
+        lastThreadCPU = Self.threadCPUSeconds()
+        let value = try body()
+        lap(phase(value))
+        return value
+    }
+
+    /// Runs `body` and logs its time under `phase`.
+    mutating func measure<T>(_ phase: String, _ body: () throws -> T) rethrows -> T {
+        try measure({ _ in phase }, body)
+    }
+
     /// Logs the time since the previous lap under `phase`.
     mutating func lap(_ phase: String) {
         let now = DispatchTime.now(), cpu = Self.processCPUSeconds(), threadCPU = Self.threadCPUSeconds()
