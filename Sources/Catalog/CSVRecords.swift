@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 
 /// The records of a CSV file, gzip or plain, one at a time, without holding the whole file
 /// (the history file `usgs-stand-in --replay` reads is 225 MB uncompressed). A record ends
@@ -10,9 +11,11 @@ public final class CSVRecords {
     private var start = 0
     private var ended = false
 
-    /// Opens `url`; throws when it cannot be read.
+    /// Opens `url`; throws when it cannot be read. Reading throws past `InputFile`'s limits
+    /// (what the file may inflate to) and at a record longer than `CatalogStream.longestRecord`.
     public init(url: URL) throws {
-        stream = try DecompressedStream(url: url, limit: .max, pieceBytes: 1 << 18)
+        let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        stream = try DecompressedStream(url: url, limit: InputFile.inflationLimit(compressedBytes: size), pieceBytes: 1 << 18)
     }
 
     /// The next record, or `nil` at the end of the file.
@@ -30,6 +33,9 @@ public final class CSVRecords {
             }
             buffer.removeFirst(start)
             start = 0
+            guard buffer.count <= CatalogStream.longestRecord else {
+                throw DecompressedStream.Failure(description: "a record longer than \(Format.bytes(CatalogStream.longestRecord)); not read further")
+            }
             if try !stream.append(to: &buffer) { ended = true }
         }
     }

@@ -8,6 +8,10 @@ import QuakeCommon
 /// and problems come back in the page, their positions (row, feature, byte) counted from
 /// the start of the file. Memory: a piece and what the caller keeps, whatever the file's size.
 public enum CatalogStream {
+    /// The longest record (a CSV row, a GeoJSON feature, what comes before a FeatureCollection's
+    /// features) a streamed file may hold: a file that goes on longer without one ends there.
+    static let longestRecord = 64 << 20
+
     /// Reads the file at `url` (named `source` in messages), which may hold or inflate to at
     /// most `maxBytes`, in pieces of about `pieceBytes`, handing its events to `deliver` in
     /// chunks of `chunkSize`. Never throws: what cannot be read is the page's problem.
@@ -42,6 +46,13 @@ private struct PieceReader {
         guard !ended else { return false }
         if try !stream.append(to: &buffer) { ended = true }
         return !ended
+    }
+
+    /// Throws when the buffer holds more than a record may be, without the end of one.
+    private func checkRecordLength() throws {
+        guard buffer.count > CatalogStream.longestRecord else { return }
+        throw DecompressedStream.Failure(description: "no end of a row or feature in the \(Format.bytes(buffer.count)) from byte \(base) "
+            + "(at most \(Format.bytes(CatalogStream.longestRecord)) each); not read further")
     }
 
     /// Forgets the first `count` bytes of the buffer.
@@ -89,6 +100,7 @@ private struct PieceReader {
             var first = RecordScan()
             headerEnd = first.lastEnd(in: buffer, from: 0, firstOnly: true)
             if headerEnd != nil { break }
+            try checkRecordLength()
             if try !fill(stream) { break }
         }
         guard let headerEnd else {
@@ -142,6 +154,7 @@ private struct PieceReader {
             scanned = buffer.count
             if !more { cut = buffer.count }
             guard let cut, cut > 0 else {
+                try checkRecordLength()
                 if more { continue } else { return nil }
             }
             let records = RecordScan.records(in: buffer[..<cut])
@@ -156,7 +169,10 @@ private struct PieceReader {
     private mutating func readGeoJSON(_ stream: DecompressedStream, source: String, chunkSize: Int, deliver: ([QuakeEvent]) -> Void) throws {
         // A FeatureCollection: the bytes up to its features array's `[` head every piece.
         var layout = CollectionLayout.find(in: buffer)
-        while layout == .needMore, try fill(stream) { layout = CollectionLayout.find(in: buffer) }
+        while layout == .needMore, try fill(stream) {
+            layout = CollectionLayout.find(in: buffer)
+            if layout == .needMore { try checkRecordLength() }
+        }
         var head: [UInt8] = []
         if case .collection(let arrayStart) = layout {
             head = Array(buffer[..<arrayStart])
@@ -175,7 +191,10 @@ private struct PieceReader {
             } else if !more {
                 cut = buffer.count
             }
-            guard let cut, cut > 0 || final else { continue }
+            guard let cut, cut > 0 || final else {
+                try checkRecordLength()
+                continue
+            }
             // Blanks after a sequence's last Feature are not another piece.
             if final && pieces > 0 && !layout.isCollection && buffer[..<cut].allSatisfy({ [0x20, 0x0A, 0x0D, 0x09, 0x1E].contains($0) }) { return }
             pieces += 1
