@@ -32,25 +32,27 @@ struct BulkBuild {
 
     /// Completes the store: writes `event_ids` from `directory`, recreates the indexes, packs
     /// the spatial index from `points` and restores the triggers. The sorting that needs no
-    /// database (the id mapping, the R-tree) runs on a second thread while SQLite builds the
-    /// indexes of `events`. `directory` and `points` are emptied.
+    /// database runs on a second thread while SQLite builds indexes: the id mapping beside
+    /// those of `events`, the R-tree's order beside that of `event_ids`, once the mapping's
+    /// memory is free (a whole catalog's ids and points at once would double the peak).
+    /// `directory` and `points` are emptied.
     func finish(_ db: Database, directory: MemoryIDDirectory, points: PointLog, logger: Logger) throws {
-        let prepared = BackgroundWork("quake-store finishing") {
-            let mapping = directory.sortedMapping()
-            directory.removeAll()
-            return (mapping, points.packingOrder())
-        }
+        let sorting = BackgroundWork("quake-store sorting ids") { directory.sortMapping() }
         try createIndexes(on: "events", db, logger)
-        let (mapping, order) = try Indexer.measure("waited for the sorting thread", logger) { try prepared.wait() }
+        try Indexer.measure("waited for the sorting thread", logger) { try sorting.wait() }
         try Indexer.measure("event_ids written", logger) {
             let insert = try RawStatement(db, "INSERT INTO event_ids (id, preferred) VALUES (?, ?)")
-            for row in mapping {
-                insert.bind(1, row.id)
-                insert.bind(2, row.preferred)
+            defer { insert.clearBindings() }
+            try directory.forEachMapping { id, preferred in
+                insert.bind(1, borrowedText: id)
+                insert.bind(2, borrowedText: preferred)
                 try insert.run()
             }
         }
+        directory.removeAll()
+        let packing = BackgroundWork("quake-store packing order") { points.packingOrder() }
         try createIndexes(on: "event_ids", db, logger)
+        let order = try Indexer.measure("waited for the packing order", logger) { try packing.wait() }
         try Indexer.measure("R-tree written", logger) {
             try PackedRTree.write(into: "idx_events_geom", db, count: order.count) { visit in
                 for rowid in order { try visit(Int64(rowid), points.longitude(rowid: rowid), points.latitude(rowid: rowid)) }

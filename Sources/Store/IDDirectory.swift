@@ -68,18 +68,25 @@ final class MemoryIDDirectory: IDDirectory {
         forest.preferred(of: id)
     }
 
-    func map(_ id: String, to preferred: String) {
-        forest.map(id, to: preferred)
+    func map(_ id: String, to preferred: String) throws {
+        try forest.map(id, to: preferred)
     }
 
-    func redirect(from old: String, to preferred: String) {
-        forest.redirect(from: old, to: preferred)
+    func redirect(from old: String, to preferred: String) throws {
+        try forest.redirect(from: old, to: preferred)
+    }
+
+    /// Orders the mapping for `forEachMapping` and frees the rest (see `IDForest.sortMapping()`:
+    /// nothing but `forEachMapping` may follow); it needs no
+    /// database, so it runs beside other work.
+    func sortMapping() {
+        forest.sortMapping()
     }
 
     /// Every id and its preferred id, in byte order of the id (SQLite's BINARY collation),
-    /// so that `event_ids` can be written once, front to back.
-    func sortedMapping() -> [(id: String, preferred: String)] {
-        forest.sortedMapping()
+    /// once `sortMapping()` has run, so that `event_ids` can be written once, front to back.
+    func forEachMapping(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        try forest.forEachMapping(body)
     }
 
     /// Frees the memory.

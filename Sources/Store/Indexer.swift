@@ -46,6 +46,7 @@ public enum Indexer {
     public static func rebuild(_ sources: [IndexSource], store: URL,
                                progress: any ProgressSink = Progress.silent,
                                logger: Logger = Logger(label: "index")) throws -> IndexSummary {
+        FreedMemory.limitRetention()  // the memory budget: 300 MB at three million events
         let started = Date()
         let directory = store.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -53,13 +54,14 @@ public enum Indexer {
         let scratch = directory.appendingPathComponent(".\(store.lastPathComponent).\(getpid())\(AtomicFile.temporarySuffix)")
         var summary: IndexSummary
         do {
-            let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 32)
+            let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 8)
             do {
                 summary = try database.queue.inDatabase { db in
                     try StoreSchema.migrate(db, path: store.path)
                     let bulk = try BulkBuild(db)
-                    let directory = MemoryIDDirectory(expectedIDs: expectedEvents(sources) * 3 / 2)
-                    let points = PointLog()
+                    let expected = expectedEvents(sources)
+                    let directory = MemoryIDDirectory(expectedIDs: expected * 3 / 2)
+                    let points = PointLog(expectedRows: expected)
                     var summary = try IndexRun(db, directory: directory, points: points, logger: logger)
                         .run(sources, progress: progress)
                     progress.update(ProgressSnapshot(stage: "index", done: summary.events, total: summary.events,
@@ -134,9 +136,16 @@ public enum Indexer {
         return try body()
     }
 
-    /// Events the sources hold, as far as known in advance (a guess of 20,000 a file otherwise).
+    /// Events the sources hold, as far as known in advance; for a file, a generous guess from its
+    /// size (40 bytes an event: gzip CSV takes some 75), at least 20,000 and at most 20 million. The
+    /// in-memory tables of a fresh build reserve this much room, which costs no memory while unused,
+    /// so that they do not grow by doubling (holding old and new at once) at the peak of a big file.
     private static func expectedEvents(_ sources: [IndexSource]) -> Int {
-        sources.reduce(0) { $0 + ($1.expectedEvents ?? 20_000) }
+        sources.reduce(0) { total, source in
+            if let known = source.expectedEvents { return total + known }
+            let size = (try? source.file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? nil
+            return total + min(max((size ?? 0) / 40, 20_000), 20_000_000)
+        }
     }
 
     /// Flushes the finished scratch file to disk before it is renamed into place.

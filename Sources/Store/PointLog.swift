@@ -7,6 +7,12 @@ final class PointLog {
     private var longitude: [Double] = []
     private var latitude: [Double] = []
 
+    /// A log with room for `expectedRows` rows before it grows (growing copies it whole).
+    init(expectedRows: Int) {
+        longitude.reserveCapacity(expectedRows + 1)
+        latitude.reserveCapacity(expectedRows + 1)
+    }
+
     /// Row `rowid` now lies at (`longitude`, `latitude`).
     func record(rowid: Int64, longitude x: Double, latitude y: Double) {
         let index = Int(rowid)
@@ -28,9 +34,11 @@ final class PointLog {
 
     /// The rowids of every row, in the R-tree's packing order (`PackedRTree.key`, then rowid).
     func packingOrder() -> [UInt32] {
-        let rowids = longitude.indices.filter { !longitude[$0].isNaN }
-        let keys = rowids.map { PackedRTree.key(longitude: longitude[$0], latitude: latitude[$0]) }
-        return RadixSort.order(by: keys).map { UInt32(rowids[Int($0)]) }  // equal keys keep rowid order
+        var rowids: [UInt32] = []
+        rowids.reserveCapacity(longitude.count)
+        for rowid in longitude.indices where !longitude[rowid].isNaN { rowids.append(UInt32(rowid)) }
+        let keys = rowids.map { PackedRTree.key(longitude: longitude[Int($0)], latitude: latitude[Int($0)]) }
+        return RadixSort.order(by: keys).map { rowids[Int($0)] }  // equal keys keep rowid order
     }
 
     func longitude(rowid: UInt32) -> Double { longitude[Int(rowid)] }

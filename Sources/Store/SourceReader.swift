@@ -170,9 +170,12 @@ final class SourceReader: @unchecked Sendable {
         }
         seen.insert(sha256)
         guard put(.source(.read(source, sha256: sha256)), lookahead: lookahead) else { return false }
-        var going = true
+        var going = true, chunks = 0
         let page = CatalogStream.read(source.file, source: source.name, maxBytes: source.maxBytes, chunkSize: chunkSize) { events in
             if going { going = put(.part(.events(EventChunk(events))), lookahead: lookahead) }
+            // A big file is one source: what its pieces freed goes back to the system as it is read.
+            chunks += 1
+            if chunks % 64 == 0 { FreedMemory.release() }
         }
         if going && !page.events.isEmpty { going = put(.part(.events(EventChunk(page.events))), lookahead: lookahead) }
         let excerpt = page.problem == nil ? "" : Self.excerpt(of: source.file)
