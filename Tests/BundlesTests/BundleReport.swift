@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCatalog
 import TestSupport
 
 /// A bundle as the witness `Tests/Witness/read_bundle.py` reads it.
@@ -28,8 +29,8 @@ struct BundleReport: Decodable, Sendable {
     }
 
     struct PMTiles: Decodable, Sendable {
-        let header: [String: JSONValue]
-        let metadata: JSONValue
+        let header: [String: JSON]
+        let metadata: JSON
         let tiles: [PMTile]
         let get_mismatches: Int
     }

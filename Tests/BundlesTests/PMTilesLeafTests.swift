@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCatalog
 import QuakeBundles
 import Testing
 import TestSupport
@@ -8,7 +9,7 @@ import TestSupport
 /// reader finds every tile through them, byte for byte the MBTiles' tile.
 @Suite struct PMTilesLeafTests {
     struct Report: Decodable {
-        let header: [String: JSONValue]
+        let header: [String: JSON]
         let tiles: Int
         let mbtiles_tiles: Int
         let mismatches: Int

@@ -37,7 +37,7 @@ import TestSupport
             $0.thinning.maxZoom = 5
         }
         #expect(summary.events == expected.count)
-        let geojson = try JSONDecoder().decode(JSONValue.self, from: Gzip.decompress(Data(contentsOf: summary.directory.appendingPathComponent("geojson/z5.geojson.gz"))))
+        let geojson = try JSONDecoder().decode(JSON.self, from: Gzip.decompress(Data(contentsOf: summary.directory.appendingPathComponent("geojson/z5.geojson.gz"))))
         guard case .array(let features)? = geojson["features"] else { Issue.record("no features"); return }
         #expect(Set(features.compactMap { $0["id"]?.string }) == expected)
         let queue = try DatabaseQueue(path: summary.directory.appendingPathComponent("quakes.sqlite").path)

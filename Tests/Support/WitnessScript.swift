@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCatalog
 
 /// The Python witnesses in `Tests/Witness/`: independent readers of what quake-bake writes
 /// (third-party packages only: `mapbox-vector-tile`, `pmtiles`, `mapli`, `sqlite3`), each printing one JSON document.
@@ -40,5 +41,5 @@ public struct DecodedFeature: Decodable, Sendable {
     public let type: String
     public let x: Int
     public let y: Int
-    public let properties: [String: JSONValue]
+    public let properties: [String: JSON]
 }
