@@ -46,6 +46,8 @@ public struct ExportOptions: Hashable, Sendable {
     public var style: StyleTemplate?
     /// Bundle versions kept after publishing, the new one included (`--keep`).
     public var keep = 3
+    /// Write deltas from the older versions kept, for apps that update by delta (off with `--no-deltas`).
+    public var deltas = true
     /// Start from the current bundle (off with `--full`; the result is the same either way): read
     /// only the store rows that changed since it was made, and reuse its unchanged tiles and rows.
     public var reuseTiles = true
@@ -62,7 +64,7 @@ public struct ExportOptions: Hashable, Sendable {
     }
 
     /// The options that shape the bundle's content, as written into the manifest
-    /// (`keep` and `reuseTiles` change how, not what, and are left out).
+    /// (`keep`, `deltas` and `reuseTiles` change how, not what, and are left out).
     var contentJSON: JSON {
         let s = selection, t = thinning
         let styleDigest: JSON = style.map { .string("sha256:" + $0.digest) } ?? .null

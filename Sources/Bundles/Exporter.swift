@@ -70,15 +70,16 @@ public enum Exporter {
         scratch.unpublished = directory
         // Deltas from the versions that stay after this one is published, each file written as soon
         // as the new file it compares is complete (see DeltaWriter).
-        let kept = publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) }
+        let kept = options.deltas ? publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) } : []
         let deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {
-            let digest = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table, featureIDs: try assigning.wait(),
-                                                     highWaterMark: highWaterMark, previous: previousDatabase,
-                                                     to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
-            try DeltaWriter.writeRows(into: directory, from: deltaBases)
+            let (digest, touched) = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table,
+                                                                featureIDs: try assigning.wait(), highWaterMark: highWaterMark,
+                                                                previous: previousDatabase,
+                                                                to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
+            try DeltaWriter.writeRows(into: directory, from: deltaBases, touched: touched.flatMap { rows in current.map { ($0, rows) } })
             return digest
         }
         scratch.waitsFor(appDatabase)

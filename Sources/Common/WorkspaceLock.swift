@@ -8,6 +8,9 @@ import Foundation
 /// `status`; it is emptied on release.
 public final class WorkspaceLock: @unchecked Sendable {
     private let descriptor: Int32
+    /// Guards `held`: a signal's action and `release()` may run on different threads.
+    private let state = NSLock()
+    private var held = true
     /// The lock file.
     public let path: URL
 
@@ -46,13 +49,24 @@ public final class WorkspaceLock: @unchecked Sendable {
         let text = "\(getpid())\n\(command)\n\(since)\n"
         ftruncate(descriptor, 0)
         _ = text.withCString { pwrite(descriptor, $0, strlen($0), 0) }
+        // A run ended by SIGINT or SIGTERM names no holder once it is gone (the kernel drops the
+        // flock as it exits; until its parent reaps it, the pid it leaves would still look alive).
+        Interruption.onInterrupt { [weak self] _, _ in self?.forgetHolder() }
+    }
+
+    private func forgetHolder() {
+        state.withLock { if held { ftruncate(descriptor, 0) } }
     }
 
     /// Releases the lock (also released when the process exits or is killed).
     public func release() {
-        ftruncate(descriptor, 0)
-        flock(descriptor, LOCK_UN)
-        close(descriptor)
+        state.withLock {
+            guard held else { return }
+            held = false
+            ftruncate(descriptor, 0)
+            flock(descriptor, LOCK_UN)
+            close(descriptor)
+        }
     }
 
     /// The current holder, or `nil` when nobody holds the lock.

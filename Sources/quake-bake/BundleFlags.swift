@@ -24,6 +24,8 @@ struct BundleFlags: ParsableArguments {
                                valueName: "list"))
     var attributes: String?
     @Option(help: ArgumentHelp("Bundle versions to keep, the new one included (default 3).", valueName: "n")) var keep: Int?
+    @Flag(inversion: .prefixedNo, help: "Write deltas from the older versions kept, for apps that update by delta (default on).")
+    var deltas: Bool?
     @Option(help: ArgumentHelp("Write GeoJSON (and a preview layer) for zooms with at most this many features (default 50,000).",
                                valueName: "n"))
     var geojsonMaxFeatures: Int?
@@ -48,6 +50,7 @@ struct BundleFlags: ParsableArguments {
         if let maxTileFeatures { options.thinning.maxTileFeatures = maxTileFeatures }
         if let attributes { options.attributes = try EventAttribute.parseList(attributes) }
         if let keep { options.keep = keep }
+        if let deltas { options.deltas = deltas }
         if let geojsonMaxFeatures { options.geoJSONMaxFeatures = geojsonMaxFeatures }
         if let name { options.name = name }
         if let style { options.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: style)) }

@@ -89,4 +89,20 @@ import TestSupport
         let second = try ExportHelpers.export(store, to: dir.path("bundles")) { $0.keep = 1 }
         #expect(!FileManager.default.fileExists(atPath: second.directory.appendingPathComponent("deltas").path))
     }
+
+    @Test func noDeltasMakesNoneAndKeepsTheVersions() throws {
+        let dir = TemporaryDirectory("deltas-off")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        let first = try ExportHelpers.export(store, to: dir.path("bundles")) { $0.deltas = false }
+        var event = try #require(try store.events().values.min { $0.id < $1.id })
+        event.updated += 1
+        event.mag = (event.mag ?? 1) + 1
+        try store.upsert([event])
+        let second = try ExportHelpers.export(store, to: dir.path("bundles")) { $0.deltas = false }
+        #expect(second.changed && second.bundleVersion != first.bundleVersion)
+        #expect(!FileManager.default.fileExists(atPath: second.directory.appendingPathComponent("deltas").path))
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: second.directory.appendingPathComponent("manifest.json"))) as? [String: Any])
+        #expect((manifest["deltas"] as? [Any])?.isEmpty ?? true, "\(manifest["deltas"] ?? "none")")
+        #expect(FileManager.default.fileExists(atPath: first.directory.path), "the older version is still kept")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuakeCommon
+import QuakeSQLite
 
 /// What an app that holds an older bundle version downloads to reach the new one.
 ///
@@ -16,7 +17,8 @@ import QuakeCommon
 ///
 /// Applying them (README, "Updating an app by delta"; docs/apply-delta.py) gives the new
 /// version's tiles and rows exactly. Made with SQL over both versions' files: tiles compared
-/// by their bytes, rows by the event and version they hold. The export writes the tiles deltas
+/// by their bytes, rows by the event and version they hold; from the version the app database
+/// was patched from, only the rows the patch touched. The export writes the tiles deltas
 /// on the thread that wrote `quakes.mbtiles` and the rows deltas on the app database's, each as
 /// soon as its new file is complete, so they overlap the rest of the export.
 enum DeltaWriter {
@@ -64,11 +66,24 @@ enum DeltaWriter {
         }
     }
 
+    /// The rows of the new app database that may differ from those of the bundle it was patched
+    /// from (see `AppDatabaseStaging.patch`): every other row is there, the same, under the same
+    /// rowid, by construction.
+    struct TouchedRows: Sendable {
+        /// Rowids (feature ids) of the rows written anew.
+        let rowids: [Int64]
+        /// Ids whose rows the patch removed from the old file (gone, changed or renumbered).
+        let ids: [String]
+    }
+
     /// Writes the rows delta from each base, once the new version's `quakes.sqlite` is complete.
-    static func writeRows(into directory: URL, from bases: [Base]) throws {
+    /// From the base it was patched from (`touched.base`, a version directory), only the rows
+    /// the patch touched are compared.
+    static func writeRows(into directory: URL, from bases: [Base], touched: (base: URL, rows: TouchedRows)?) throws {
         for base in bases {
+            let known = touched.flatMap { $0.base.lastPathComponent == base.directory.lastPathComponent ? $0.rows : nil }
             try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base.directory.appendingPathComponent("quakes.sqlite"),
-                     to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
+                     touched: known, to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
         }
     }
 
@@ -120,7 +135,9 @@ enum DeltaWriter {
     }
 
     /// The rows delta: new and changed rows with their R-tree entries, deleted rowids, the new `info`.
-    private static func rows(new: URL, base: URL, to url: URL) throws {
+    /// With `touched`, only those rows are compared (all the others are the same in both files);
+    /// without, every row (the base is older, or the new file was not patched from it).
+    private static func rows(new: URL, base: URL, touched: TouchedRows?, to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "delta-rows")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
@@ -133,11 +150,20 @@ enum DeltaWriter {
             // from its store row alone, and a stored event changes only with a newer `updated`
             // (the version rule). Comparing every column took 2.6 times as long at 440k rows.
             let same = "o.id IS t.id AND o.updated IS t.updated"
+            // The rowids to compare: all of both files, or those the patch touched (in either file).
+            var newRows = "m.events t", oldRows = "n.events o"
+            if let touched {
+                try db.execute(sql: "CREATE TEMP TABLE touched (rowid INTEGER PRIMARY KEY)")
+                try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched VALUES (?)", for: touched.rowids) { $0.bind(1, $1) }
+                try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched SELECT rowid FROM n.events WHERE id = ?", for: touched.ids) { $0.bind(1, $1) }
+                newRows = "temp.touched c JOIN m.events t ON t.rowid = c.rowid"
+                oldRows = "temp.touched c JOIN n.events o ON o.rowid = c.rowid"
+            }
             try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: create)
                 try db.execute(sql: """
                     INSERT INTO events (rowid, \(list))
-                      SELECT t.rowid, \(columns.map { "t.\"\($0)\"" }.joined(separator: ", ")) FROM m.events t
+                      SELECT t.rowid, \(columns.map { "t.\"\($0)\"" }.joined(separator: ", ")) FROM \(newRows)
                       LEFT JOIN n.events o ON o.rowid = t.rowid
                       WHERE o.rowid IS NULL OR NOT (\(same))
                       ORDER BY t.rowid;
@@ -146,7 +172,7 @@ enum DeltaWriter {
                       FROM events d JOIN m.events_rtree r ON r.id = d.rowid ORDER BY r.id;
                     CREATE TABLE deleted_events (rowid INTEGER PRIMARY KEY);
                     INSERT INTO deleted_events
-                      SELECT o.rowid FROM n.events o WHERE NOT EXISTS (SELECT 1 FROM m.events t WHERE t.rowid = o.rowid) ORDER BY o.rowid;
+                      SELECT o.rowid FROM \(oldRows) WHERE NOT EXISTS (SELECT 1 FROM m.events t WHERE t.rowid = o.rowid) ORDER BY o.rowid;
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     INSERT INTO info SELECT name, value FROM m.info ORDER BY name;
                     """)

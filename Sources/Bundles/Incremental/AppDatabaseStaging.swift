@@ -49,10 +49,12 @@ struct AppDatabaseStaging {
     /// Makes the staging file out of a copy of the previous bundle's app database (at `url`):
     /// without the rows gone or changed since, with the new and changed rows of the store, and
     /// with the rows whose feature id a collision moved (one came or went) renumbered. Returns
-    /// false, leaving no file, when the previous database is not one this writer made or does
-    /// not come out with the table's events (the caller then copies from the store).
-    func patch(changes: SelectionRead.Changes) throws -> Bool {
+    /// the rows it touched, or nil, leaving no file, when the previous database is not one this
+    /// writer made or does not come out with the table's events (the caller then copies from
+    /// the store).
+    func patch(changes: SelectionRead.Changes) throws -> DeltaWriter.TouchedRows? {
         let queue = try SQLiteBuild.open(url, label: "export.app-staging")
+        var deleted: [String] = [], inserted: [Int64] = []
         let patched = try queue.writeWithoutTransaction { db -> Bool in
             let previousColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(events)").map { $0["name"] as String }
             guard previousColumns == StoreRows.contractColumns,
@@ -61,7 +63,7 @@ struct AppDatabaseStaging {
             let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
             try db.inTransaction {
-                let deleted = changes.gone + (incoming.sorted() + renumbered).map(table.id)
+                deleted = changes.gone + (incoming.sorted() + renumbered).map(table.id)
                 try RawStatement.run(db, "DELETE FROM events WHERE id = ?", for: deleted) { s, id in s.bind(1, id) }
                 try RawStatement.run(db, Self.insertFromStore(rowid: "?", where: "s.rowid = ?"), for: changes.incoming) { s, row in
                     s.bind(1, Int64(featureIDs[row.event]))
@@ -71,6 +73,7 @@ struct AppDatabaseStaging {
                     s.bind(1, Int64(featureIDs[event]))
                     s.bind(2, table.id(event))
                 }
+                inserted = (changes.incoming.map(\.event) + renumbered).map { Int64(featureIDs[$0]) }
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE store")
@@ -78,8 +81,11 @@ struct AppDatabaseStaging {
             return try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count
         }
         try queue.close()
-        if !patched { try? FileManager.default.removeItem(at: url) }
-        return patched
+        guard patched else {
+            try? FileManager.default.removeItem(at: url)
+            return nil
+        }
+        return DeltaWriter.TouchedRows(rowids: inserted, ids: deleted)
     }
 }
 

@@ -49,9 +49,11 @@ enum AppDatabaseWriter {
     /// Copies the selected events of the store at `store` (those of `table`) into a new database at `url`, and
     /// returns the file's sha256 (it is built on a core of its own, so it hashes itself there).
     /// Given a copy of the previous bundle's database and the rows that changed since it was
-    /// made, the unchanged rows are taken from there (the copy is used up); the file is the same.
+    /// made, the unchanged rows are taken from there (the copy is used up); the file is the same,
+    /// and `touched` says which rows may differ from the previous bundle's (nil: any row may).
     static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, highWaterMark: Int64,
-                      previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL, logger: Logger) throws -> String {
+                      previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL,
+                      logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
         let started = DispatchTime.now()
         var laps: [String] = [], lastCPU = Stopwatch.threadCPUSeconds()
         func lap(_ phase: String) {
@@ -62,17 +64,17 @@ enum AppDatabaseWriter {
         // The staging file is made on a thread of its own while this one packs the R-tree
         // into the final file (it needs only the table); the rows are transferred after.
         let fallback = url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix)
-        let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String) in
+        let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String, DeltaWriter.TouchedRows?) in
             let started = Stopwatch.threadCPUSeconds()
             func staging(at url: URL) -> AppDatabaseStaging {
                 AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs, url: url)
             }
-            if let previous, previous.copy.wait(), try staging(at: previous.copy.url).patch(changes: previous.changes) {
-                return (staging(at: previous.copy.url), "staged rows (the previous bundle's, patched) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
+            if let previous, previous.copy.wait(), let touched = try staging(at: previous.copy.url).patch(changes: previous.changes) {
+                return (staging(at: previous.copy.url), "staged rows (the previous bundle's, patched) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s", touched)
             }
             let staged = staging(at: fallback)
             try staged.copyFromStore()
-            return (staged, "staged rows and indexes (from the store) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
+            return (staged, "staged rows and indexes (from the store) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s", nil)
         }
         defer {
             _ = try? staging.wait()
@@ -80,6 +82,7 @@ enum AppDatabaseWriter {
             try? FileManager.default.removeItem(at: fallback)
         }
         let queue = try SQLiteBuild.create(url, label: "export.app")
+        var touched: DeltaWriter.TouchedRows?
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
             try db.inTransaction {
@@ -91,7 +94,8 @@ enum AppDatabaseWriter {
                 return .commit
             }
             lap("R-tree")
-            let (staged, stagingLap) = try staging.wait()
+            let (staged, stagingLap, touchedRows) = try staging.wait()
+            touched = touchedRows
             laps.append(stagingLap + " on a thread of its own")
             try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staged.url.path])
             try db.inTransaction {
@@ -113,7 +117,7 @@ enum AppDatabaseWriter {
         lap("sha256")
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
         logger.debug("built quakes.sqlite in \(String(format: "%.3f", seconds)) s on its own thread; its CPU: \(laps.joined(separator: ", "))")
-        return sha256
+        return (sha256, touched)
     }
 
     /// Packs the R-tree (`PackedRTree`). The points come from the event table in memory (the
