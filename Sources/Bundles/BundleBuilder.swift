@@ -65,7 +65,8 @@ enum BundleBuilder {
         let mbtilesRows = metadata.mbtilesRows
         let mbtiles = BackgroundWork("export.mbtiles") {
             try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: directory.appendingPathComponent("quakes.mbtiles"))
-            try DeltaWriter.writeTiles(into: directory, from: deltaBases)
+            let encoded = previous.map { ($0, records.filter { $0.origin != .previous }.map(\.key)) }
+            try DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
         }
         do {
             let offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,

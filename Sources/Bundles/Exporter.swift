@@ -79,7 +79,11 @@ public enum Exporter {
                                                                 featureIDs: try assigning.wait(), highWaterMark: highWaterMark,
                                                                 previous: previousDatabase,
                                                                 to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
+            let started = Stopwatch.threadCPUSeconds()
             try DeltaWriter.writeRows(into: directory, from: deltaBases, touched: touched.flatMap { rows in current.map { ($0, rows) } })
+            if !deltaBases.isEmpty {
+                logger.debug("wrote the rows deltas from \(Format.count(deltaBases.count, "version")) (\(touched == nil ? "every row compared" : "from the current one, the \(Format.count(touched!.rowids.count + touched!.ids.count, "touched row")) only")): CPU \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
+            }
             return digest
         }
         scratch.waitsFor(appDatabase)

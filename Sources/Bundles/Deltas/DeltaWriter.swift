@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuakeCommon
 import QuakeSQLite
+import QuakeTiles
 
 /// What an app that holds an older bundle version downloads to reach the new one.
 ///
@@ -59,10 +60,13 @@ enum DeltaWriter {
     }
 
     /// Writes the tiles delta from each base, once the new version's `quakes.mbtiles` is complete.
-    static func writeTiles(into directory: URL, from bases: [Base]) throws {
+    /// From the version whose tiles this one reused (`encoded.base`, a version directory), only
+    /// the tiles encoded anew are compared: every other tile is that version's, byte for byte.
+    static func writeTiles(into directory: URL, from bases: [Base], encoded: (base: URL, keys: [TileKey])?) throws {
         for base in bases {
+            let known = encoded.flatMap { $0.base.lastPathComponent == base.directory.lastPathComponent ? $0.keys : nil }
             try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base.directory.appendingPathComponent("quakes.mbtiles"),
-                      to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
+                      encoded: known, to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
         }
     }
 
@@ -99,12 +103,27 @@ enum DeltaWriter {
         }
     }
 
-    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata.
-    private static func tiles(new: URL, base: URL, to url: URL) throws {
+    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata. With `encoded`,
+    /// only those tiles of the new file are compared (the others are the base's own).
+    private static func tiles(new: URL, base: URL, encoded: [TileKey]?, to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "delta-tiles")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
             try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
+            var newTiles = "m.tiles t"
+            if let encoded {
+                try db.execute(sql: "CREATE TEMP TABLE encoded (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID")
+                try RawStatement.run(db, "INSERT OR IGNORE INTO temp.encoded VALUES (?, ?, ?)", for: encoded) { s, key in
+                    s.bind(1, key.z)
+                    s.bind(2, Int(key.x))
+                    s.bind(3, Int(key.tmsRow))
+                }
+                // CROSS JOIN: SQLite then loops over the tiles encoded anew, not over every tile.
+                newTiles = """
+                    temp.encoded e CROSS JOIN m.tiles t
+                      ON t.zoom_level = e.zoom_level AND t.tile_column = e.tile_column AND t.tile_row = e.tile_row
+                    """
+            }
             try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: """
                     CREATE TABLE metadata (name TEXT, value TEXT);
@@ -112,7 +131,7 @@ enum DeltaWriter {
                     INSERT INTO metadata SELECT name, value FROM m.metadata ORDER BY name;
                     CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
                     INSERT INTO tiles
-                      SELECT t.zoom_level, t.tile_column, t.tile_row, t.tile_data FROM m.tiles t
+                      SELECT t.zoom_level, t.tile_column, t.tile_row, t.tile_data FROM \(newTiles)
                       LEFT JOIN n.tiles o ON o.zoom_level = t.zoom_level AND o.tile_column = t.tile_column AND o.tile_row = t.tile_row
                       WHERE o.tile_data IS NULL OR o.tile_data <> t.tile_data
                       ORDER BY t.zoom_level, t.tile_column, t.tile_row;
@@ -156,8 +175,9 @@ enum DeltaWriter {
                 try db.execute(sql: "CREATE TEMP TABLE touched (rowid INTEGER PRIMARY KEY)")
                 try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched VALUES (?)", for: touched.rowids) { $0.bind(1, $1) }
                 try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched SELECT rowid FROM n.events WHERE id = ?", for: touched.ids) { $0.bind(1, $1) }
-                newRows = "temp.touched c JOIN m.events t ON t.rowid = c.rowid"
-                oldRows = "temp.touched c JOIN n.events o ON o.rowid = c.rowid"
+                // CROSS JOIN: SQLite then loops over the few touched rowids, not over the whole table.
+                newRows = "temp.touched c CROSS JOIN m.events t ON t.rowid = c.rowid"
+                oldRows = "temp.touched c CROSS JOIN n.events o ON o.rowid = c.rowid"
             }
             try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: create)
@@ -169,7 +189,7 @@ enum DeltaWriter {
                       ORDER BY t.rowid;
                     CREATE TABLE events_rtree (id INTEGER PRIMARY KEY, min_lon REAL, max_lon REAL, min_lat REAL, max_lat REAL);
                     INSERT INTO events_rtree SELECT r.id, r.min_lon, r.max_lon, r.min_lat, r.max_lat
-                      FROM events d JOIN m.events_rtree r ON r.id = d.rowid ORDER BY r.id;
+                      FROM events d CROSS JOIN m.events_rtree r ON r.id = d.rowid ORDER BY r.id;
                     CREATE TABLE deleted_events (rowid INTEGER PRIMARY KEY);
                     INSERT INTO deleted_events
                       SELECT o.rowid FROM \(oldRows) WHERE NOT EXISTS (SELECT 1 FROM m.events t WHERE t.rowid = o.rowid) ORDER BY o.rowid;
