@@ -82,7 +82,8 @@ public enum Exporter {
             let started = Stopwatch.threadCPUSeconds()
             try DeltaWriter.writeRows(into: directory, from: deltaBases, touched: touched.flatMap { rows in current.map { ($0, rows) } })
             if !deltaBases.isEmpty {
-                logger.debug("wrote the rows deltas from \(Format.count(deltaBases.count, "version")) (\(touched == nil ? "every row compared" : "from the current one, the \(Format.count(touched!.rowids.count + touched!.ids.count, "touched row")) only")): CPU \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
+                let compared = touched.map { "the \(Format.count($0.rowids.count + $0.ids.count, "row")) the patch touched and those of the current version's deltas" }
+                logger.debug("wrote the rows deltas from \(Format.count(deltaBases.count, "version")), comparing \(compared ?? "every row"): CPU \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
             }
             return digest
         }

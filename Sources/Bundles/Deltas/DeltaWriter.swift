@@ -62,12 +62,24 @@ enum DeltaWriter {
     /// Writes the tiles delta from each base, once the new version's `quakes.mbtiles` is complete.
     /// From the version whose tiles this one reused (`encoded.base`, a version directory), only
     /// the tiles encoded anew are compared: every other tile is that version's, byte for byte.
+    /// From an older base, also those of that version's own delta from the base (the others are
+    /// the same in all three); without either, every tile.
     static func writeTiles(into directory: URL, from bases: [Base], encoded: (base: URL, keys: [TileKey])?) throws {
         for base in bases {
-            let known = encoded.flatMap { $0.base.lastPathComponent == base.directory.lastPathComponent ? $0.keys : nil }
+            let candidates = encoded.flatMap { encoded in
+                earlierDelta(from: encoded.base, to: base, ext: "mbtiles").map { (encoded.keys, $0) }
+            }
             try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base.directory.appendingPathComponent("quakes.mbtiles"),
-                      encoded: known, to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
+                      candidates: candidates, to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
         }
+    }
+
+    /// What the version at `previous` changed since `base`: nil when nothing is known of it,
+    /// `.none` when `previous` is the base itself, else its delta file from the base.
+    private static func earlierDelta(from previous: URL, to base: Base, ext: String) -> URL?? {
+        if previous.lastPathComponent == base.directory.lastPathComponent { return .some(nil) }
+        let file = previous.appendingPathComponent("\(directoryName)/\(base.version).\(ext)")
+        return FileManager.default.fileExists(atPath: file.path) ? .some(file) : nil
     }
 
     /// The rows of the new app database that may differ from those of the bundle it was patched
@@ -82,12 +94,15 @@ enum DeltaWriter {
 
     /// Writes the rows delta from each base, once the new version's `quakes.sqlite` is complete.
     /// From the base it was patched from (`touched.base`, a version directory), only the rows
-    /// the patch touched are compared.
+    /// the patch touched are compared; from an older base, also the rows of that version's own
+    /// delta from the base; without either, every row.
     static func writeRows(into directory: URL, from bases: [Base], touched: (base: URL, rows: TouchedRows)?) throws {
         for base in bases {
-            let known = touched.flatMap { $0.base.lastPathComponent == base.directory.lastPathComponent ? $0.rows : nil }
+            let candidates = touched.flatMap { touched in
+                earlierDelta(from: touched.base, to: base, ext: "sqlite").map { (touched.rows, $0) }
+            }
             try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base.directory.appendingPathComponent("quakes.sqlite"),
-                     touched: known, to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
+                     candidates: candidates, to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
         }
     }
 
@@ -103,20 +118,29 @@ enum DeltaWriter {
         }
     }
 
-    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata. With `encoded`,
-    /// only those tiles of the new file are compared (the others are the base's own).
-    private static func tiles(new: URL, base: URL, encoded: [TileKey]?, to url: URL) throws {
+    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata. With `candidates`
+    /// (the tiles encoded anew, and the delta of the version they were reused from), only those
+    /// tiles of the new file are compared (the others are the base's own).
+    private static func tiles(new: URL, base: URL, candidates: ([TileKey], URL?)?, to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "delta-tiles")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
             try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
             var newTiles = "m.tiles t"
-            if let encoded {
+            if let (encoded, earlier) = candidates {
                 try db.execute(sql: "CREATE TEMP TABLE encoded (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID")
                 try RawStatement.run(db, "INSERT OR IGNORE INTO temp.encoded VALUES (?, ?, ?)", for: encoded) { s, key in
                     s.bind(1, key.z)
                     s.bind(2, Int(key.x))
                     s.bind(3, Int(key.tmsRow))
+                }
+                if let earlier {
+                    try db.execute(sql: "ATTACH DATABASE ? AS d", arguments: [earlier.path])
+                    try db.execute(sql: """
+                        INSERT OR IGNORE INTO temp.encoded SELECT zoom_level, tile_column, tile_row FROM d.tiles;
+                        INSERT OR IGNORE INTO temp.encoded SELECT zoom_level, tile_column, tile_row FROM d.deleted_tiles;
+                        """)
+                    try db.execute(sql: "DETACH DATABASE d")
                 }
                 // CROSS JOIN: SQLite then loops over the tiles encoded anew, not over every tile.
                 newTiles = """
@@ -154,9 +178,9 @@ enum DeltaWriter {
     }
 
     /// The rows delta: new and changed rows with their R-tree entries, deleted rowids, the new `info`.
-    /// With `touched`, only those rows are compared (all the others are the same in both files);
-    /// without, every row (the base is older, or the new file was not patched from it).
-    private static func rows(new: URL, base: URL, touched: TouchedRows?, to url: URL) throws {
+    /// With `candidates` (the rows the patch touched, and the delta of the version it patched),
+    /// only those rows are compared (all the others are the same in both files); without, every row.
+    private static func rows(new: URL, base: URL, candidates: (TouchedRows, URL?)?, to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "delta-rows")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
@@ -171,10 +195,19 @@ enum DeltaWriter {
             let same = "o.id IS t.id AND o.updated IS t.updated"
             // The rowids to compare: all of both files, or those the patch touched (in either file).
             var newRows = "m.events t", oldRows = "n.events o"
-            if let touched {
+            if let (touched, earlier) = candidates {
                 try db.execute(sql: "CREATE TEMP TABLE touched (rowid INTEGER PRIMARY KEY)")
                 try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched VALUES (?)", for: touched.rowids) { $0.bind(1, $1) }
+                // The base's rows of those ids; a row the patched version held elsewhere is in its delta.
                 try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched SELECT rowid FROM n.events WHERE id = ?", for: touched.ids) { $0.bind(1, $1) }
+                if let earlier {
+                    try db.execute(sql: "ATTACH DATABASE ? AS d", arguments: [earlier.path])
+                    try db.execute(sql: """
+                        INSERT OR IGNORE INTO temp.touched SELECT rowid FROM d.events;
+                        INSERT OR IGNORE INTO temp.touched SELECT rowid FROM d.deleted_events;
+                        """)
+                    try db.execute(sql: "DETACH DATABASE d")
+                }
                 // CROSS JOIN: SQLite then loops over the few touched rowids, not over the whole table.
                 newRows = "temp.touched c CROSS JOIN m.events t ON t.rowid = c.rowid"
                 oldRows = "temp.touched c CROSS JOIN n.events o ON o.rowid = c.rowid"
