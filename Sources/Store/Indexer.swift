@@ -137,15 +137,17 @@ public enum Indexer {
     }
 
     /// Events the sources hold, as far as known in advance; for a file, a generous guess from its
-    /// size (40 bytes an event: gzip CSV takes some 75), at least 20,000 and at most 20 million. The
-    /// in-memory tables of a fresh build reserve this much room, which costs no memory while unused,
-    /// so that they do not grow by doubling (holding old and new at once) at the peak of a big file.
+    /// size (40 bytes an event: gzip CSV takes some 75), at least 20,000; in all at most 20 million
+    /// (many big files must not ask for more room than a machine has). The in-memory tables of a
+    /// fresh build reserve this much room, which costs no memory while unused, so that they do not
+    /// grow by doubling (holding old and new at once) at the peak of a big file.
     private static func expectedEvents(_ sources: [IndexSource]) -> Int {
-        sources.reduce(0) { total, source in
+        let total = sources.reduce(0) { total, source in
             if let known = source.expectedEvents { return total + known }
             let size = (try? source.file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? nil
-            return total + min(max((size ?? 0) / 40, 20_000), 20_000_000)
+            return total + max((size ?? 0) / 40, 20_000)
         }
+        return min(total, 20_000_000)
     }
 
     /// Flushes the finished scratch file to disk before it is renamed into place.
