@@ -5,12 +5,7 @@ import QuakeCatalog
 enum EventRow {
     /// The stored columns, in binding order (`geom` last, built from the coordinates; see
     /// `EventRowWriter`, which binds them).
-    static let columns = [
-        "id", "ids", "sources", "types", "time", "updated", "longitude", "latitude", "depth_km", "mag",
-        "mag_type", "place", "status", "event_type", "net", "code", "felt", "cdi", "mmi", "alert",
-        "tsunami", "sig", "nst", "dmin", "rms", "gap", "title", "url", "detail", "tz",
-        "horizontal_error", "depth_error", "mag_error", "mag_nst", "location_source", "mag_source", "geom",
-    ]
+    static let columns = StoreColumns.events.map(\.name) + ["geom"]
 
     /// `INSERT INTO events (…) VALUES (?, …)`.
     static let insertSQL = "INSERT INTO events (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"

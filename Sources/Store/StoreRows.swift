@@ -8,17 +8,9 @@ import QuakeCommon
 /// (none is needed to read the contract columns), rows handed over in place through a
 /// `Cursor` instead of being decoded into values.
 ///
-/// This is where the store's columns are named for readers (`contractColumns`) and where
-/// its high-water mark is computed, for `EventStore.statistics()` too.
+/// The columns it reads are named in `StoreColumns`; this is where the store's high-water
+/// mark is computed, for `EventStore.statistics()` too.
 public struct StoreRows: Sendable {
-    /// The contract columns of `events` (docs/ARCHITECTURE.md) other stages read, in table
-    /// order: every column but `geom` and the extra columns kept for exact rereads.
-    public static let contractColumns = [
-        "id", "ids", "sources", "types", "time", "updated", "longitude", "latitude", "depth_km", "mag", "mag_type",
-        "place", "status", "event_type", "net", "code", "felt", "cdi", "mmi", "alert", "tsunami", "sig",
-        "nst", "dmin", "rms", "gap", "title", "url",
-    ]
-
     /// The store file.
     public let path: URL
     private let queue: DatabaseQueue
@@ -33,7 +25,7 @@ public struct StoreRows: Sendable {
         do {
             queue = try Self.open(path)
             let columns = try queue.read { db in try Set(db.columns(in: "events").map(\.name)) }
-            let missing = Set(Self.contractColumns).subtracting(columns).sorted()
+            let missing = Set(StoreColumns.contractNames).subtracting(columns).sorted()
             guard missing.isEmpty else {
                 throw QuakeBakeError("the store \(path.path) lacks the events column(s) \(missing.joined(separator: ", ")); is it a quake-bake store?")
             }
@@ -101,7 +93,7 @@ public struct StoreRows: Sendable {
     }
 
     /// Calls `body` with each row of `events` that `filter` selects, reading `columns` (names
-    /// among `contractColumns`), in table order; given `rowids`, only those rows, in that order.
+    /// among `StoreColumns.contractNames`), in table order; given `rowids`, only those rows, in that order.
     public func forEach(columns: [String], of filter: EventFilter, rowids: [Int64]? = nil, _ body: (Cursor) throws -> Void) throws {
         let (condition, arguments) = filter.condition(table: "events")
         let sql = "SELECT \(columns.joined(separator: ", ")) FROM events WHERE (\(condition))" + (rowids == nil ? "" : " AND rowid = ?")

@@ -50,45 +50,8 @@ enum StoreSchema {
 
     private static func createVersion1(_ db: Database) throws {
         try spatialite(db, "InitSpatialMetadata(0, 'WGS84_ONLY')")
-        try db.execute(sql: """
-            CREATE TABLE events (
-                id TEXT PRIMARY KEY NOT NULL,     -- the preferred id
-                ids TEXT NOT NULL,                -- every id of this version, comma-wrapped
-                sources TEXT NOT NULL,
-                types TEXT NOT NULL,
-                time INTEGER NOT NULL,            -- origin time, ms since 1970 UTC
-                updated INTEGER NOT NULL,         -- version, ms since 1970 UTC
-                longitude REAL NOT NULL,          -- exact, [-180, 180]
-                latitude REAL NOT NULL,           -- exact, [-90, 90]
-                depth_km REAL,
-                mag REAL,
-                mag_type TEXT,
-                place TEXT,
-                status TEXT,
-                event_type TEXT,
-                net TEXT,
-                code TEXT,
-                felt INTEGER,
-                cdi REAL,
-                mmi REAL,
-                alert TEXT,
-                tsunami INTEGER,
-                sig INTEGER,
-                nst INTEGER,
-                dmin REAL,
-                rms REAL,
-                gap REAL,
-                title TEXT,
-                url TEXT,
-                detail TEXT,
-                tz INTEGER,
-                horizontal_error REAL,
-                depth_error REAL,
-                mag_error REAL,
-                mag_nst INTEGER,
-                location_source TEXT,
-                mag_source TEXT
-            );
+        try db.execute(sql: StoreColumns.createEventsSQL + """
+
             CREATE INDEX events_time ON events(time);
             CREATE INDEX events_mag ON events(mag);
             CREATE INDEX events_updated ON events(updated);

@@ -3,6 +3,8 @@ import GRDB
 import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
+import QuakeStore
+import QuakeTiles
 import Testing
 import TestSupport
 
@@ -31,6 +33,24 @@ import TestSupport
             let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN SELECT id FROM events WHERE time > 0 ORDER BY time")
                 .map { $0["detail"] as String }.joined()
             #expect(plan.contains("events_time"))
+        }
+    }
+
+    /// The app database's `events` columns are the store's contract columns, same names, types and
+    /// order, and every attribute a tile can carry (but the computed `minzoom`) is one of them.
+    @Test func appDatabaseColumnsAreTheStoreContractColumns() throws {
+        let columns = try appDatabase().read { db in
+            try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('events') ORDER BY cid").map { "\($0[0] as String) \($0[1] as String)" }
+        }
+        #expect(columns == StoreColumns.contract.map { "\($0.name) \($0.type.rawValue)" })
+        for attribute in EventAttribute.allCases where attribute != .minzoom {
+            let column = try #require(StoreColumns.contract.first { $0.name == attribute.storeColumn }, "\(attribute) is no contract column")
+            switch attribute.kind {
+            case .text, .category: #expect(column.type == .text, "\(attribute)")
+            case .real: #expect(column.type == .real, "\(attribute)")
+            case .integer: #expect(column.type == .integer, "\(attribute)")
+            case .computed: Issue.record("\(attribute) is computed")
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import QuakeCatalog
+import QuakeStore
 import TestSupport
 
 /// A store for export tests: the contract's `events` table (docs/ARCHITECTURE.md),
@@ -10,13 +11,10 @@ final class TestStore: @unchecked Sendable {
     let url: URL
     private let queue: DatabaseQueue
 
-    static let schema = """
-        CREATE TABLE events (
-          id TEXT PRIMARY KEY NOT NULL, ids TEXT NOT NULL, sources TEXT NOT NULL, types TEXT NOT NULL,
-          time INTEGER, updated INTEGER NOT NULL, longitude REAL, latitude REAL, depth_km REAL,
-          mag REAL, mag_type TEXT, place TEXT, status TEXT, event_type TEXT, net TEXT, code TEXT,
-          felt INTEGER, cdi REAL, mmi REAL, alert TEXT, tsunami INTEGER, sig INTEGER, nst INTEGER,
-          dmin REAL, rms REAL, gap REAL, title TEXT, url TEXT, geom BLOB);
+    /// The store's own `events` table (`geom` as a plain blob), its indexes and a `tombstones` table.
+    static let schema = StoreColumns.createEventsSQL + """
+
+        ALTER TABLE events ADD COLUMN geom BLOB;
         CREATE INDEX events_time ON events(time);
         CREATE INDEX events_mag ON events(mag);
         CREATE INDEX events_updated ON events(updated);
@@ -42,11 +40,9 @@ final class TestStore: @unchecked Sendable {
     /// Inserts or replaces events (by id).
     func upsert(_ events: [QuakeEvent]) throws {
         try queue.write { db in
-            let statement = try db.makeStatement(sql: """
-                INSERT OR REPLACE INTO events (id, ids, sources, types, time, updated, longitude, latitude, depth_km, mag, mag_type,
-                  place, status, event_type, net, code, felt, cdi, mmi, alert, tsunami, sig, nst, dmin, rms, gap, title, url)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
+            let columns = StoreColumns.contractNames
+            let statement = try db.makeStatement(
+                sql: "INSERT OR REPLACE INTO events (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
             for e in events {
                 let values: [(any DatabaseValueConvertible)?] = [
                     e.id, CommaList.format(e.ids), CommaList.format(e.sources), CommaList.format(e.types), e.time, e.updated,

@@ -18,7 +18,7 @@ struct AppDatabaseStaging {
     /// Inserts the store rows matching `condition` (on `s`, the store's events), each under the
     /// feature id `rowid` gives.
     private static func insertFromStore(rowid: String, where condition: String) -> String {
-        let columns = StoreRows.contractColumns
+        let columns = StoreColumns.contractNames
         return "INSERT INTO events (rowid, \(columns.joined(separator: ", "))) SELECT \(rowid), "
             + columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition)"
     }
@@ -57,7 +57,7 @@ struct AppDatabaseStaging {
         var deleted: [String] = [], inserted: [Int64] = []
         let patched = try queue.writeWithoutTransaction { db -> Bool in
             let previousColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(events)").map { $0["name"] as String }
-            guard previousColumns == StoreRows.contractColumns,
+            guard previousColumns == StoreColumns.contractNames,
                   try Int.fetchOne(db, sql: "PRAGMA user_version") == AppDatabaseWriter.userVersion else { return false }
             let incoming = Set(changes.incoming.map(\.event))
             let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()

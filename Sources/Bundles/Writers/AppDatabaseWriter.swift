@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import QuakeCommon
 import QuakeSQLite
+import QuakeStore
 import QuakeTiles
 
 /// Writes `quakes.sqlite`, the app's own query database: plain SQLite (phones
@@ -30,14 +31,10 @@ enum AppDatabaseWriter {
     /// `PRAGMA user_version` of the files this writer makes (2: rowids are feature ids).
     static let userVersion = 2
 
-    static let eventsTable = """
-        CREATE TABLE events (
-          id TEXT NOT NULL, ids TEXT, sources TEXT, types TEXT,
-          time INTEGER NOT NULL, updated INTEGER, longitude REAL NOT NULL, latitude REAL NOT NULL,
-          depth_km REAL, mag REAL, mag_type TEXT, place TEXT, status TEXT, event_type TEXT,
-          net TEXT, code TEXT, felt INTEGER, cdi REAL, mmi REAL, alert TEXT, tsunami INTEGER, sig INTEGER,
-          nst INTEGER, dmin REAL, rms REAL, gap REAL, title TEXT, url TEXT);
-        """
+    /// The app's `events` table: the store's contract columns (`StoreColumns.contract`), same
+    /// names, types and order, so that rows go across with `SELECT *`.
+    static let eventsTable = "CREATE TABLE events (\n  "
+        + StoreColumns.contract.map(\.definition).joined(separator: ",\n  ") + ");\n"
 
     /// The indexes of `events`, in the final file and in the staging file alike (the transfer needs both).
     static let eventIndexes = """
