@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
@@ -76,6 +77,43 @@ import TestSupport
         #expect(report.direct.deleted_rows == 3 && report.first?.deleted_rows == 2 && report.chain?.deleted_rows == 1)
         let versus = try #require(report.chain_vs_direct)
         #expect(versus.tiles == 0 && versus.rows == 0 && versus.rtree == 0, "the chain v1 → v2 → v3 equals the direct v1 → v3")
+    }
+
+    /// The next export makes its delta from an older version through the previous version's own
+    /// delta from it only when that file is the one the previous manifest lists: a damaged one
+    /// (here, emptied of its tiles and rows) is passed over, and the new delta is still exact.
+    @Test func aDamagedEarlierDeltaIsNotTrusted() async throws {
+        let dir = TemporaryDirectory("deltas-damaged")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        let out = dir.path("bundles")
+        let v1 = try ExportHelpers.export(store, to: out)
+        let all = try store.events().values.sorted { $0.id < $1.id }
+        func revise(_ events: ArraySlice<QuakeEvent>, by change: Double) throws {
+            try store.upsert(events.map { e in
+                var e = e
+                e.updated += 1_000
+                e.mag = (e.mag ?? 1) + change
+                return e
+            })
+        }
+        try revise(all.prefix(30), by: 0.1)
+        let v2 = try ExportHelpers.export(store, to: out)
+        let earlier = v2.directory.appendingPathComponent("deltas/\(v1.bundleVersion)")
+        try sqlite(earlier.appendingPathExtension("mbtiles"), "DELETE FROM tiles; DELETE FROM deleted_tiles")
+        try sqlite(earlier.appendingPathExtension("sqlite"), "DELETE FROM events; DELETE FROM events_rtree; DELETE FROM deleted_events")
+        try revise(all[100..<110], by: -0.2)
+        let v3 = try ExportHelpers.export(store, to: out)
+
+        let report = try JSONDecoder().decode(Report.self, from: await WitnessScript.run(
+            "delta_witness.py", [dir.path("witness").path, v1.directory.path, v3.directory.path]))
+        #expect(report.direct.mismatches == 0, "\(report.direct)")
+        #expect(report.direct.delta_rows >= 40, "the rows v2 changed are in v3's delta from v1: \(report.direct)")
+    }
+
+    private func sqlite(_ file: URL, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: file.path)
+        try queue.write { try $0.execute(sql: sql) }
+        try queue.close()
     }
 
     @Test func keepingOneVersionMakesNoDeltas() throws {

@@ -75,11 +75,15 @@ enum DeltaWriter {
     }
 
     /// What the version at `previous` changed since `base`: nil when nothing is known of it,
-    /// `.none` when `previous` is the base itself, else its delta file from the base.
+    /// `.none` when `previous` is the base itself, else its delta file from the base, when that
+    /// file is the one its manifest lists (same sha256): a delta file damaged or changed since
+    /// it was published says nothing to be trusted, and every tile or row is compared instead.
     private static func earlierDelta(from previous: URL, to base: Base, ext: String) -> URL?? {
         if previous.lastPathComponent == base.directory.lastPathComponent { return .some(nil) }
-        let file = previous.appendingPathComponent("\(directoryName)/\(base.version).\(ext)")
-        return FileManager.default.fileExists(atPath: file.path) ? .some(file) : nil
+        let path = "\(directoryName)/\(base.version).\(ext)"
+        let file = previous.appendingPathComponent(path)
+        guard let listed = Manifest.files(in: previous)[path], (try? SHA256.hex(fileAt: file)) == listed else { return nil }
+        return .some(file)
     }
 
     /// The rows of the new app database that may differ from those of the bundle it was patched
