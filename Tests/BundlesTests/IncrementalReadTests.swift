@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import QuakeBundles
 import QuakeCatalog
@@ -70,6 +71,32 @@ import TestSupport
         #expect(second.events == first.events - 3 + 2)
         let ids = Set(try store.events().values.filter { ($0.mag ?? 0) >= 1.5 }.map(\.id))
         #expect(ids.contains(entering.id) && ids.contains("qbfresh1") && !ids.contains(leaving.id) && !ids.contains(joined.id))
+    }
+
+    /// A previous app database whose `events` table was declared otherwise (an older quake-bake's,
+    /// here without one NOT NULL) is not patched: the rows would not go across as they are, and
+    /// the new file would not be the one a full export makes.
+    @Test func aPreviousAppDatabaseOfAnotherSchemaIsNotPatched() throws {
+        let dir = TemporaryDirectory("incremental-schema")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"))
+        let queue = try DatabaseQueue(path: first.directory.appendingPathComponent("quakes.sqlite").path)
+        try queue.writeWithoutTransaction { db in
+            let version = try Int.fetchOne(db, sql: "PRAGMA schema_version")!
+            try db.execute(sql: "PRAGMA writable_schema = ON")
+            try db.execute(sql: "UPDATE sqlite_master SET sql = replace(sql, 'ids TEXT NOT NULL', 'ids TEXT') WHERE name = 'events'")
+            try db.execute(sql: "PRAGMA schema_version = \(version + 1)")
+            try db.execute(sql: "PRAGMA writable_schema = OFF")
+        }
+        try queue.close()
+        var event = try #require(try store.events().values.min { $0.id < $1.id })
+        event.updated += 1
+        event.mag = (event.mag ?? 1) + 0.1
+        try store.upsert([event])
+        let log = RecordedLog()
+        let second = try exportAndCompare(store, dir, logger: log.logger)
+        #expect(second.rowsRead == 1)
+        #expect(log.messages.contains { $0.contains("staged rows and indexes (from the store)") }, "\(log.messages)")
     }
 
     @Test func manyChangesReadTheWholeStore() throws {

@@ -38,7 +38,7 @@ struct AppDatabaseStaging {
                 let (condition, arguments) = selection.filter.condition(table: "s")
                 try db.execute(sql: Self.insertFromStore(rowid: "quake_feature_id(s.id)", where: condition) + " ORDER BY 1",
                                arguments: StatementArguments(arguments))
-                try db.execute(sql: AppDatabaseWriter.eventIndexes)
+                for index in AppDatabaseWriter.eventIndexes { try db.execute(sql: index) }
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE store")
@@ -56,8 +56,7 @@ struct AppDatabaseStaging {
         let queue = try SQLiteBuild.open(url, label: "export.app-staging")
         var deleted: [String] = [], inserted: [Int64] = []
         let patched = try queue.writeWithoutTransaction { db -> Bool in
-            let previousColumns = try Row.fetchAll(db, sql: "PRAGMA table_info(events)").map { $0["name"] as String }
-            guard previousColumns == StoreColumns.contractNames,
+            guard try AppDatabaseWriter.hasOwnEventsSchema(db),
                   try Int.fetchOne(db, sql: "PRAGMA user_version") == AppDatabaseWriter.userVersion else { return false }
             let incoming = Set(changes.incoming.map(\.event))
             let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()

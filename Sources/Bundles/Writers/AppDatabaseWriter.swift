@@ -33,15 +33,25 @@ enum AppDatabaseWriter {
 
     /// The app's `events` table: the store's contract columns (`StoreColumns.contract`), same
     /// names, types and order, so that rows go across with `SELECT *`.
-    static let eventsTable = "CREATE TABLE events (\n  "
-        + StoreColumns.contract.map(\.definition).joined(separator: ",\n  ") + ");\n"
+    static let eventsTable = "CREATE TABLE events (\n  " + StoreColumns.contract.map(\.definition).joined(separator: ",\n  ") + ")"
 
     /// The indexes of `events`, in the final file and in the staging file alike (the transfer needs both).
-    static let eventIndexes = """
-        CREATE UNIQUE INDEX events_id ON events (id);
-        CREATE INDEX events_time ON events (time);
-        CREATE INDEX events_mag ON events (mag);
-        """
+    static let eventIndexes = [
+        "CREATE UNIQUE INDEX events_id ON events (id)",
+        "CREATE INDEX events_time ON events (time)",
+        "CREATE INDEX events_mag ON events (mag)",
+    ]
+
+    /// `eventsTable` and `eventIndexes`, as one script.
+    static var eventsSchema: String { ([eventsTable] + eventIndexes).map { $0 + ";\n" }.joined() }
+
+    /// Whether the database open on `db` declares `events` and its indexes exactly as this writer
+    /// does (`sqlite_master` keeps each statement's text): only then do its rows go across to a
+    /// new file as they are, and make the file a full export makes.
+    static func hasOwnEventsSchema(_ db: Database) throws -> Bool {
+        let declared = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql IS NOT NULL ORDER BY type DESC, sql")
+        return declared == [eventsTable] + eventIndexes.sorted()
+    }
 
     /// Copies the selected events of the store at `store` (those of `table`) into a new database at `url`, and
     /// returns the file's sha256 (it is built on a core of its own, so it hashes itself there).
@@ -83,7 +93,7 @@ enum AppDatabaseWriter {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
             try db.inTransaction {
-                try db.execute(sql: eventsTable + eventIndexes + """
+                try db.execute(sql: eventsSchema + """
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
                     """)
