@@ -18,7 +18,7 @@ public enum EventAttribute: String, CaseIterable, Sendable, Hashable {
     public enum Kind: Sendable {
         /// Free text (kept in a byte pool).
         case text
-        /// Text with few distinct values (kept as small codes).
+        /// Text whose values repeat (kept as codes into a table of the distinct values).
         case category
         /// A floating-point number.
         case real
@@ -31,8 +31,8 @@ public enum EventAttribute: String, CaseIterable, Sendable, Hashable {
     /// How the attribute's values are held and written.
     public var kind: Kind {
         switch self {
-        case .id, .place, .title, .url, .code: return .text
-        case .eventType, .status, .alert, .magType, .net: return .category
+        case .id, .title, .url, .code: return .text
+        case .place, .eventType, .status, .alert, .magType, .net: return .category
         case .mag, .depthKm, .cdi, .mmi, .dmin, .rms, .gap: return .real
         case .time, .tsunami, .sig, .updated, .felt, .nst: return .integer
         case .minzoom: return .computed

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 
 /// Text values in one byte pool; `ends[i]` is where value i ends, its top bit set for NULL.
 public struct TextColumn: Sendable {
@@ -113,65 +114,101 @@ struct IntegerColumn: Sendable {
     }
 }
 
-/// Text values with few distinct values (event type, status, …), as 16-bit codes into
-/// a table (code 0 = NULL). Past 65,535 distinct values the rest are kept as text.
+/// Text values that repeat (event type, status, place, …) as codes into a table of the
+/// distinct values (code 0 = NULL): 16 bits per event while there are fewer than 65,536
+/// distinct values, 32 bits from then on. A place name repeats: 107,619 distinct among the
+/// 440,633 events of 2022–2026, 102,086 among 3,000,000 synthetic ones (where the text took
+/// 32 bytes an event with its end offset, the codes take 4).
 struct CategoryColumn: Sendable {
-    private(set) var codes: [UInt16] = []
+    private static let narrowLimit = Int(UInt16.max)
+    /// The codes while they fit 16 bits (empty once `isWide`).
+    private(set) var narrow: [UInt16] = []
+    /// The codes once a value needed code 65,536 or beyond.
+    private(set) var wide: [UInt32] = []
+    private(set) var isWide = false
+    /// The distinct values; code c names `values[c - 1]`.
     private(set) var values: [[UInt8]] = []
-    private var lookup: [[UInt8]: UInt16] = [:]
-    private var lastCode: UInt16 = 0
-    /// Values past the code space, by event.
-    private(set) var overflow: [Int: [UInt8]] = [:]
+    /// The codes by the hash of their text (open addressing, 0 = free; built on first append).
+    private var slots: [UInt32] = []
+    private var lastCode: UInt32 = 0
 
     init() {}
 
-    /// A column of `codes` into `values` (code 0 = NULL, `UInt16.max` = the event's entry in `overflow`).
-    init(codes: [UInt16], values: [[UInt8]], overflow: [Int: [UInt8]]) {
-        self.codes = codes
+    /// A column of `codes` into `values` (code 0 = NULL).
+    init(narrow: [UInt16], wide: [UInt32]?, values: [[UInt8]]) {
+        if let wide {
+            self.wide = wide
+            isWide = true
+        } else {
+            self.narrow = narrow
+        }
         self.values = values
-        self.overflow = overflow
-        lookup = Dictionary(values.enumerated().map { ($1, UInt16($0 + 1)) }, uniquingKeysWith: { first, _ in first })
     }
+
+    /// Number of events.
+    var count: Int { isWide ? wide.count : narrow.count }
+
+    /// The code of event `i`: equal codes, equal text; 0 for NULL.
+    @inline(__always)
+    func code(_ i: Int) -> UInt32 { isWide ? wide[i] : UInt32(narrow[i]) }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer?) {
-        guard let bytes else { codes.append(0); return }
-        if lastCode != 0, values[Int(lastCode) - 1].withUnsafeBytes({ Self.same($0, bytes) }) {
-            codes.append(lastCode)
-            return
-        }
-        let key = [UInt8](bytes)
-        if let known = lookup[key] {
-            lastCode = known
-        } else if values.count < Int(UInt16.max) - 1 {
-            values.append(key)
-            lastCode = UInt16(values.count)
-            lookup[key] = lastCode
-        } else {
-            overflow[codes.count] = key
-            codes.append(UInt16.max)
-            return
-        }
-        codes.append(lastCode)
+        guard let bytes else { return appendCode(0) }
+        if lastCode == 0 || !values[Int(lastCode) - 1].withUnsafeBytes({ Self.same($0, bytes) }) { lastCode = code(of: bytes) }
+        appendCode(lastCode)
     }
 
-    mutating func reserveCapacity(_ events: Int) { codes.reserveCapacity(events) }
+    /// The code of `bytes`, a new one when the text is new. (A hash table over the values
+    /// themselves: a dictionary keyed by byte arrays made an array per event to look one up.)
+    private mutating func code(of bytes: UnsafeRawBufferPointer) -> UInt32 {
+        if slots.count < 2 * values.count + 16 { rehash() }
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: TextHash.of(bytes)) & mask
+        while slots[i] != 0 {
+            if values[Int(slots[i]) - 1].withUnsafeBytes({ Self.same($0, bytes) }) { return slots[i] }
+            i = (i + 1) & mask
+        }
+        values.append([UInt8](bytes))
+        slots[i] = UInt32(values.count)
+        return slots[i]
+    }
+
+    /// Makes the table four times the room the values take, at least, and puts every code in it.
+    private mutating func rehash() {
+        var size = 64
+        while size < 4 * values.count + 32 { size *= 2 }
+        slots = [UInt32](repeating: 0, count: size)
+        for (index, value) in values.enumerated() {
+            var i = value.withUnsafeBytes { Int(truncatingIfNeeded: TextHash.of($0)) } & (size - 1)
+            while slots[i] != 0 { i = (i + 1) & (size - 1) }
+            slots[i] = UInt32(index + 1)
+        }
+    }
+
+    private mutating func appendCode(_ code: UInt32) {
+        if isWide { return wide.append(code) }
+        if code <= UInt32(Self.narrowLimit) { return narrow.append(UInt16(code)) }
+        wide.reserveCapacity(narrow.capacity)
+        wide.append(contentsOf: narrow.lazy.map(UInt32.init))
+        narrow = []
+        isWide = true
+        wide.append(code)
+    }
+
+    mutating func reserveCapacity(_ events: Int) {
+        if isWide { wide.reserveCapacity(events) } else { narrow.reserveCapacity(events) }
+    }
 
     /// Removes the values at `removed` (ascending positions).
     mutating func removeValues(_ removed: [Int]) {
-        codes.remove(atAscending: removed)
+        if isWide { wide.remove(atAscending: removed) } else { narrow.remove(atAscending: removed) }
         lastCode = 0
-        guard !overflow.isEmpty else { return }
-        var moved: [Int: [UInt8]] = [:]
-        for (event, value) in overflow {
-            var low = 0, high = removed.count
-            while low < high {
-                let mid = (low + high) / 2
-                if removed[mid] < event { low = mid + 1 } else { high = mid }
-            }
-            if low < removed.count && removed[low] == event { continue }
-            moved[event - low] = value
-        }
-        overflow = moved
+    }
+
+    /// Puts the events in a new order: event `i` becomes the one that was `order[i]`.
+    mutating func reorder(_ order: [UInt32]) {
+        if isWide { wide = wide.reordered(order) } else { narrow = narrow.reordered(order) }
+        lastCode = 0
     }
 
     private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
@@ -181,10 +218,7 @@ struct CategoryColumn: Sendable {
     }
 
     subscript(i: Int) -> ArraySlice<UInt8>? {
-        switch codes[i] {
-        case 0: return nil
-        case UInt16.max: return overflow[i]![...]
-        case let code: return values[Int(code) - 1][...]
-        }
+        let code = code(i)
+        return code == 0 ? nil : values[Int(code) - 1][...]
     }
 }

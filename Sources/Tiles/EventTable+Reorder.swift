@@ -48,13 +48,3 @@ extension IntegerColumn {
         if let wide { self.wide = wide.reordered(order) } else { narrow = narrow.reordered(order) }
     }
 }
-
-extension CategoryColumn {
-    mutating func reorder(_ order: [UInt32]) {
-        var moved: [Int: [UInt8]] = [:]
-        if !overflow.isEmpty {
-            for (position, event) in order.enumerated() { if let value = overflow[Int(event)] { moved[position] = value } }
-        }
-        self = CategoryColumn(codes: codes.reordered(order), values: values, overflow: moved)
-    }
-}

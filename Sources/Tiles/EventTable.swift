@@ -4,7 +4,7 @@ import Foundation
 /// (position, magnitude, time, id) plus the attributes the tiles carry.
 ///
 /// Built once by the exporter from the store, then only read. Text lives in one
-/// byte pool per column, low-cardinality text as small codes, numbers in plain
+/// byte pool per column, text that repeats as codes, numbers in plain
 /// arrays (NaN or `Int64.min` standing for NULL), so a million events with the
 /// default attributes take about 150 MB.
 public struct EventTable: Sendable {
@@ -164,18 +164,18 @@ public struct EventTable: Sendable {
         }
     }
 
-    /// Whether attribute number `index` holds text with few distinct values, kept as codes (see `categoryCode`).
+    /// Whether attribute number `index` holds text that repeats, kept as codes (see `categoryCode`).
     public func isCategory(_ index: Int) -> Bool {
         if case .category = slots[index] { return true }
         return false
     }
 
     /// The code of the value of category attribute number `index` for event `event`: equal codes,
-    /// equal text; 0 for NULL, and `UInt16.max` for a value past the code space (compare its text).
+    /// equal text; 0 for NULL.
     @inline(__always)
-    public func categoryCode(_ index: Int, _ event: Int) -> UInt16 {
+    public func categoryCode(_ index: Int, _ event: Int) -> UInt32 {
         guard case .category(let s) = slots[index] else { preconditionFailure("\(attributes[index]) is not a category") }
-        return categories[s].codes[event]
+        return categories[s].code(event)
     }
 
     /// True when the id of event `a` sorts before the id of event `b` (bytewise UTF-8).

@@ -58,34 +58,25 @@ extension TextColumn {
 
 extension CategoryColumn {
     func write(to out: inout BinaryWriter) throws {
-        try out.put(codes)
+        try out.put(UInt8(isWide ? 1 : 0))
+        if isWide { try out.put(wide) } else { try out.put(narrow) }
         try out.put(UInt64(values.count))
         for value in values { try out.put(value) }
-        try out.put(UInt64(overflow.count))
-        for (event, value) in overflow.sorted(by: { $0.key < $1.key }) {
-            try out.put(UInt64(event))
-            try out.put(value)
-        }
     }
 
     init(reading input: BinaryReader, count: Int) throws {
-        let codes = try input.get([UInt16].self)
+        let isWide = try input.get(UInt8.self)
+        guard isWide <= 1 else { throw BinaryFileError("a category column is damaged") }
+        let wide = isWide == 1 ? try input.get([UInt32].self) : nil
+        let narrow = isWide == 1 ? [] : try input.get([UInt16].self)
         let valueCount = try input.get(UInt64.self)
-        guard codes.count == count, valueCount < UInt64(UInt16.max) else { throw BinaryFileError("a category column is damaged") }
+        guard (wide?.count ?? narrow.count) == count, valueCount < UInt64(UInt32.max) else { throw BinaryFileError("a category column is damaged") }
         var values: [[UInt8]] = []
         for _ in 0..<valueCount { values.append(try input.get([UInt8].self)) }
-        let overflowCount = try input.get(UInt64.self)
-        guard overflowCount <= UInt64(count) else { throw BinaryFileError("a category column is damaged") }
-        var overflow: [Int: [UInt8]] = [:]
-        for _ in 0..<overflowCount {
-            let event = try input.get(UInt64.self)
-            overflow[Int(event)] = try input.get([UInt8].self)
-        }
-        guard codes.allSatisfy({ $0 == UInt16.max ? true : Int($0) <= values.count }),
-              codes.indices.allSatisfy({ codes[$0] != UInt16.max || overflow[$0] != nil }) else {
+        guard (wide?.allSatisfy({ UInt64($0) <= valueCount }) ?? narrow.allSatisfy({ UInt64($0) <= valueCount })) else {
             throw BinaryFileError("a category column names values it does not hold")
         }
-        self.init(codes: codes, values: values, overflow: overflow)
+        self.init(narrow: narrow, wide: wide, values: values)
     }
 }
 

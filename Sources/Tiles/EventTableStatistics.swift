@@ -27,19 +27,13 @@ extension EventTable {
         var values: [String] = []
         if case .category(let s) = slots[index] {
             // Equal codes, equal text: no text is read but the first of each code.
-            var seen = [Bool](repeating: false, count: Int(UInt16.max) + 1)
-            var seenOverflow = Set<[UInt8]>()
+            var seen = [Bool](repeating: false, count: categories[s].values.count + 1)
             for e in events.lazy.map(Int.init) where included(e) {
                 if values.count == limit { break }
-                let code = categories[s].codes[e]
-                if code == 0 { continue }
-                if code == UInt16.max {
-                    guard let bytes = categories[s][e], seenOverflow.insert(Array(bytes)).inserted else { continue }
-                } else {
-                    guard !seen[Int(code)] else { continue }
-                    seen[Int(code)] = true
-                }
-                values.append(String(decoding: categories[s][e]!, as: UTF8.self))
+                let code = Int(categories[s].code(e))
+                guard code != 0, !seen[code] else { continue }
+                seen[code] = true
+                values.append(String(decoding: categories[s].values[code - 1], as: UTF8.self))
             }
             return values
         }
@@ -108,17 +102,13 @@ extension CategoryColumn {
     func distinctCount(of included: (Int) -> Bool) -> Int {
         var seen = [Bool](repeating: false, count: values.count + 1)
         var count = 0
-        var extra = Set<[UInt8]>()
-        for e in codes.indices where included(e) {
-            let code = codes[e]
-            if code == 0 { continue }
-            if code == UInt16.max {
-                extra.insert(overflow[e]!)
-            } else if !seen[Int(code)] {
-                seen[Int(code)] = true
+        for e in 0..<self.count where included(e) {
+            let code = Int(code(e))
+            if code != 0 && !seen[code] {
+                seen[code] = true
                 count += 1
             }
         }
-        return count + extra.count
+        return count
     }
 }

@@ -90,6 +90,45 @@ import Testing
         #expect(Self.contents(table) == before)
     }
 
+    /// Place names repeat and are kept as codes; past 65,535 distinct values the codes widen to
+    /// 32 bits, and every value still reads back, writes and reads back, survives removal and
+    /// reordering, and equal codes stay equal text.
+    @Test func aCategoryColumnPastSixteenBitsOfDistinctValues() throws {
+        let base = Self.events()[0]
+        let places: [String?] = (0..<80_000).map { $0 % 10 == 9 ? nil : "place \($0 % 79_000)" }
+        var table = EventTable(attributes: [.id, .place])
+        for (i, place) in places.enumerated() {
+            Array("qb\(i)".utf8).withUnsafeBytes { id in
+                table.appendEvent(id: id, longitude: base.longitude!, latitude: base.latitude!, magnitude: base.mag, time: base.time!, fingerprint: 0)
+            }
+            if let place { Array(place.utf8).withUnsafeBytes { table.appendText(0, $0) } } else { table.appendText(0, nil) }
+        }
+        func column(_ table: EventTable) -> [String?] {
+            (0..<table.count).map { e in table.value(1, e).map { value in
+                guard case .text(let bytes) = value else { return "?" }
+                return String(decoding: bytes, as: UTF8.self)
+            } }
+        }
+        #expect(table.isCategory(1) && column(table) == places)
+        #expect(table.distinctTextCount(1) { _ in true } == 71_100)
+        #expect(table.firstDistinctTexts(1, in: [3, 79_003, 5, 3], of: { _ in true }, limit: 10) == ["place 3", "place 5"])
+        #expect(table.categoryCode(1, 3) == table.categoryCode(1, 79_003) && table.categoryCode(1, 3) != table.categoryCode(1, 4))
+        #expect(table.categoryCode(1, 9) == 0 && table.categoryCode(1, 78_998) > UInt32(UInt16.max))
+
+        let dir = TemporaryDirectory("table-coding-wide")
+        var out = try BinaryWriter(url: dir.path("table.bin"))
+        try table.write(to: &out)
+        try out.finish()
+        let read = try EventTable(reading: try #require(BinaryReader(url: dir.path("table.bin"))), attributes: [.id, .place])
+        #expect(column(read) == places)
+
+        table.removeEvents(Array(stride(from: 0, to: 80_000, by: 5)))
+        let kept = places.enumerated().filter { $0.offset % 5 != 0 }.map(\.element)
+        #expect(column(table) == kept)
+        table.reorder((0..<UInt32(table.count)).reversed())
+        #expect(column(table) == kept.reversed())
+    }
+
     @Test func arraysLoseTheElementsAtAscendingPositions() {
         var numbers = Array(0..<20)
         numbers.remove(atAscending: [0, 3, 4, 19])

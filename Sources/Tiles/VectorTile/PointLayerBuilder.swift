@@ -18,8 +18,12 @@ struct PointLayerBuilder {
     private var valueCount: UInt32 = 0
     private var valueIndex: ValueIndex
     private var tags: [UInt32] = []
-    /// Per key position: value index + 1 by category code (0 = not seen yet).
+    /// Per key position: value index + 1 by category code (0 = not seen yet), in an array for
+    /// codes below `smallCodes` (event types, statuses) and in a table for the others (place
+    /// names), so that a tile does not allocate room for every code up to the largest it meets.
     private var codeValues: [[UInt32]]
+    private var largeCodeValues: [Int: [UInt32: UInt32]] = [:]
+    private static let smallCodes: UInt32 = 4096
     private(set) var featureCount = 0
 
     /// A tag value.
@@ -50,16 +54,20 @@ struct PointLayerBuilder {
         tags.append(index(of: value))
     }
 
-    /// Adds a tag whose value is text known by a category code (equal codes, equal text; `UInt16.max`
-    /// is no code): the value table is searched once per code, and `value` is asked for only then.
-    mutating func tag(_ key: Int, code: UInt16, _ value: () -> Value) {
+    /// Adds a tag whose value is text known by a category code (equal codes, equal text): the
+    /// value table is searched once per code, and `value` is asked for only then.
+    mutating func tag(_ key: Int, code: UInt32, _ value: () -> Value) {
         tags.append(keyNumber(key))
-        guard code != UInt16.max else { return tags.append(index(of: value())) }
-        if codeValues[key].count <= Int(code) { codeValues[key] += Array(repeating: 0, count: Int(code) + 1 - codeValues[key].count) }
-        let known = codeValues[key][Int(code)]
+        let known = code < Self.smallCodes ? codeValues[key].count > Int(code) ? codeValues[key][Int(code)] : 0
+                                           : largeCodeValues[key]?[code] ?? 0
         if known != 0 { return tags.append(known - 1) }
         let i = index(of: value())
-        codeValues[key][Int(code)] = i + 1
+        if code < Self.smallCodes {
+            if codeValues[key].count <= Int(code) { codeValues[key] += Array(repeating: 0, count: Int(code) + 1 - codeValues[key].count) }
+            codeValues[key][Int(code)] = i + 1
+        } else {
+            largeCodeValues[key, default: [:]][code] = i + 1
+        }
         tags.append(i)
     }
 
