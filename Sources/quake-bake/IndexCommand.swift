@@ -68,7 +68,8 @@ struct IndexCommand: AsyncParsableCommand {
                     : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
                 if !summary.unreadable.isEmpty {
                     // Each was named above as it was met.
-                    throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read (named above); the others are indexed")
+                    let rest = summary.unreadable.count == summary.sources.count ? "nothing was indexed" : "the others are indexed"
+                    throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read (named above); \(rest)")
                 }
                 if !summary.damaged.isEmpty {
                     throw QuakeBakeError("\(summary.damaged.count) of \(Format.count(summary.sources.count, "source")) \(summary.damaged.count == 1 ? "was" : "were") damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
