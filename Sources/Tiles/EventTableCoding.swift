@@ -70,7 +70,7 @@ extension CategoryColumn {
         let wide = isWide == 1 ? try input.get([UInt32].self) : nil
         let narrow = isWide == 1 ? [] : try input.get([UInt16].self)
         let valueCount = try input.get(UInt64.self)
-        guard (wide?.count ?? narrow.count) == count, valueCount < UInt64(UInt32.max) else { throw BinaryFileError("a category column is damaged") }
+        guard (wide?.count ?? narrow.count) == count, valueCount <= UInt64(count) else { throw BinaryFileError("a category column is damaged") }
         var values: [[UInt8]] = []
         for _ in 0..<valueCount { values.append(try input.get([UInt8].self)) }
         guard (wide?.allSatisfy({ UInt64($0) <= valueCount }) ?? narrow.allSatisfy({ UInt64($0) <= valueCount })) else {

@@ -22,7 +22,7 @@ struct PointLayerBuilder {
     /// codes below `smallCodes` (event types, statuses) and in a table for the others (place
     /// names), so that a tile does not allocate room for every code up to the largest it meets.
     private var codeValues: [[UInt32]]
-    private var largeCodeValues: [Int: [UInt32: UInt32]] = [:]
+    private var largeCodeValues: [[UInt32: UInt32]]
     private static let smallCodes: UInt32 = 4096
     private(set) var featureCount = 0
 
@@ -42,6 +42,7 @@ struct PointLayerBuilder {
         keyNames = keys
         keyIndex = Array(repeating: -1, count: keys.count)
         codeValues = Array(repeating: [], count: keys.count)
+        largeCodeValues = Array(repeating: [:], count: keys.count)
         valueIndex = ValueIndex(expected: features * 2)
     }
 
@@ -58,15 +59,15 @@ struct PointLayerBuilder {
     /// value table is searched once per code, and `value` is asked for only then.
     mutating func tag(_ key: Int, code: UInt32, _ value: () -> Value) {
         tags.append(keyNumber(key))
-        let known = code < Self.smallCodes ? codeValues[key].count > Int(code) ? codeValues[key][Int(code)] : 0
-                                           : largeCodeValues[key]?[code] ?? 0
+        let small = code < Self.smallCodes
+        let known = small ? (Int(code) < codeValues[key].count ? codeValues[key][Int(code)] : 0) : largeCodeValues[key][code] ?? 0
         if known != 0 { return tags.append(known - 1) }
         let i = index(of: value())
-        if code < Self.smallCodes {
+        if small {
             if codeValues[key].count <= Int(code) { codeValues[key] += Array(repeating: 0, count: Int(code) + 1 - codeValues[key].count) }
             codeValues[key][Int(code)] = i + 1
         } else {
-            largeCodeValues[key, default: [:]][code] = i + 1
+            largeCodeValues[key][code] = i + 1
         }
         tags.append(i)
     }
