@@ -13,16 +13,17 @@ enum BundleBuilder {
         let warnings: [String]
     }
 
-    /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events);
+    /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events;
+    /// with a `recent` layer, `points` holds only the history, and the recent events go to their own file);
     /// `previous` is the current bundle, whose tiles are reused where their content is unchanged.
     /// `thinned` is called once the events are thinned, with each event's minzoom and the row
     /// keys of the events whose feature id moved.
     static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
-                      previous: URL?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
+                      previous: URL?, recent: RecentLayer?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
-        let optionsDigest = ExportState.optionsDigest(options)
+        let optionsDigest = ExportState.optionsDigest(options, recentSince: recent?.since)
         var previousState: ExportState?
         var previousArchive: URL?
         if options.reuseTiles, let previous, let state = ExportState.read(previous.appendingPathComponent(ExportState.fileName)),
@@ -38,7 +39,10 @@ enum BundleBuilder {
         let baker = TileBaker(table: table, points: points, featureIDs: featureIDs, options: thinningOptions,
                               previous: reusable, unchanged: unchanged, data: data, progress: progress)
         let baked = try baker.bake()
-        let thinning = baked.thinning, records = baked.records
+        let records = baked.records
+        // The map's thinning draws the recent events at every zoom; the tiles' leaves them out.
+        let thinning = recent.map { baked.thinning.drawing($0.events, from: thinningOptions.minZoom) } ?? baked.thinning
+        let tilesThinning = recent.map { baked.thinning.drawing($0.events, from: Int(Thinning.never)) } ?? baked.thinning
         thinned(thinning.minZoom, featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] })
         FreedMemory.release()
         stopwatch.lap("thinned and made \(records.count) tiles (\(baked.encoded) encoded: \(baked.encodedFeatures) features, "
@@ -54,12 +58,15 @@ enum BundleBuilder {
         let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
         let preview = BackgroundWork("export.preview") {
             try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
-            try write(Data((options.style?.text ?? StyleWriter.json(name: options.name)).utf8), to: directory.appendingPathComponent("style.json"))
-            try write(Data(PreviewWriter.html(name: options.name, layers: layers, table: table).utf8),
+            try write(Data((options.style?.text ?? StyleWriter.json(name: options.name, recent: recent != nil)).utf8),
+                      to: directory.appendingPathComponent("style.json"))
+            try recent?.write(table: table, thinning: thinning, zoom: thinningOptions.minZoom, into: directory)
+            let shown = recent.map { recent in layers.map { $0.adding(recent.events) } } ?? layers
+            try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table).utf8),
                       to: directory.appendingPathComponent("preview.html"))
         }
         stopwatch.lap("the GeoJSON zooms' points")
-        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinning, records: records)
+        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: tilesThinning, records: records)
         FreedMemory.release()
         stopwatch.lap("tileset metadata")
         let mbtilesRows = metadata.mbtilesRows

@@ -88,8 +88,9 @@ public enum Exporter {
             return digest
         }
         scratch.waitsFor(appDatabase)
+        let recent = options.recentDays.map { RecentLayer(table: table, days: $0) }
         let (points, featureIDs) = try stopwatch.measure("ordered the points") { () -> (PointSet, FeatureIDs) in
-            let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1)
+            let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1, including: recent?.history)
             let featureIDs = try assigning.wait()
             FreedMemory.release()
             return (points, featureIDs)
@@ -99,7 +100,7 @@ public enum Exporter {
         scratch.temporaryFiles.append(cacheTemporary)
         var cacheWriter: BackgroundWork<Void>?
         let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory, previous: current,
-                                            deltaBases: deltaBases,
+                                            recent: recent, deltaBases: deltaBases,
                                             progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
             let writer = BackgroundWork("export.event-cache") {
                 try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
@@ -118,7 +119,7 @@ public enum Exporter {
         let manifest = Manifest(bundleVersion: bundleVersion, highWaterMark: highWaterMark, contentDigest: contentDigest, options: options,
                                 events: table.count, bounds: built.metadata.bounds,
                                 timeSpan: table.count == 0 ? nil : (table.time.min()!, table.time.max()!), zooms: built.zooms,
-                                geoJSONZooms: built.geoJSONZooms, files: files, deltas: deltas, warnings: warnings)
+                                geoJSONZooms: built.geoJSONZooms, recent: recent, files: files, deltas: deltas, warnings: warnings)
         try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
         AtomicFile.syncDirectory(directory)
         progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))

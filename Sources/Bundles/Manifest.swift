@@ -21,6 +21,8 @@ struct Manifest {
     let timeSpan: (Int64, Int64)?
     let zooms: [ZoomSummary]
     let geoJSONZooms: [Int]
+    /// The recent layer, when the events are split (`--recent-days`).
+    let recent: RecentLayer?
     let files: [BundleFiles.File]
     /// Deltas from older versions (`deltas/`), newest base first.
     let deltas: [DeltaWriter.Delta]
@@ -28,7 +30,7 @@ struct Manifest {
 
     var json: JSON {
         let (w, s, e, n) = bounds
-        return .object([
+        var members: [(String, JSON)] = [
             ("format", .string(Self.format)),
             ("format_version", .int(Self.formatVersion)),
             ("bundle_version", .string(bundleVersion)),
@@ -44,6 +46,7 @@ struct Manifest {
                 ("last_time", timeSpan.map { .string(ISOTime.format(milliseconds: $0.1)) } ?? .null),
             ])),
             ("options", options.contentJSON),
+
             ("zooms", .array(zooms.map { z in
                 .object([("zoom", .int(z.zoom)), ("tiles", .int(z.tiles)), ("events", .int(z.events)), ("clusters", .int(z.clusters)),
                          ("clustered_events", .int(z.clusteredEvents)), ("largest_tile_bytes", .int(z.largestTileBytes)),
@@ -59,7 +62,9 @@ struct Manifest {
                          ("removed_files", .array(delta.removedFiles.map(JSON.string)))])
             })),
             ("warnings", .array(warnings.map(JSON.string))),
-        ])
+        ]
+        if let recent { members.insert(("recent", recent.json), at: 6) }  // after the options
+        return .object(members)
     }
 
     private static func fileJSON(_ file: BundleFiles.File) -> JSON {

@@ -10,6 +10,11 @@ struct ZoomLayer {
     /// Clusters in Morton order.
     let clusters: [ClusterFeature]
 
+    /// This layer with `others` (events it does not list) drawn too, after its own.
+    func adding(_ others: [Int]) -> ZoomLayer {
+        ZoomLayer(zoom: zoom, events: events + others, clusters: clusters)
+    }
+
     /// The layers of `zooms`.
     static func build(zooms: [Int], points: PointSet, thinning: Thinning, options: ThinningOptions) -> [ZoomLayer] {
         zooms.map { zoom in
@@ -32,6 +37,12 @@ enum GeoJSONZoomWriter {
     static func write(_ layer: ZoomLayer, table: EventTable, thinning: Thinning, to url: URL) throws {
         // The whole text, then compressed at once (libdeflate, three times faster than zlib):
         // a zoom of 50,000 features is some 15 MB of text, held after the tiles are done.
+        let compressed = try text(layer, table: table, thinning: thinning).withUnsafeBytes { try Gzip.compress(bytes: $0) }
+        try Data(compressed).write(to: url)
+    }
+
+    /// The FeatureCollection of `layer` as UTF-8 bytes.
+    static func text(_ layer: ZoomLayer, table: EventTable, thinning: Thinning) -> [UInt8] {
         var out = JSONBytes(capacity: (layer.events.count + layer.clusters.count) * 320 + 64)
         out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         let keys = table.attributes.map { "\"\($0.rawValue)\":" }
@@ -86,8 +97,7 @@ enum GeoJSONZoomWriter {
             out.raw("}}")
         }
         out.raw("]}")
-        let compressed = try out.bytes.withUnsafeBytes { try Gzip.compress(bytes: $0) }
-        try Data(compressed).write(to: url)
+        return out.bytes
     }
 
     /// A cluster's mean position in degrees, rounded to 1e-6.

@@ -15,7 +15,7 @@ import Yams
 /// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120,
 ///         request_deadline: 60, max_body_mb: 100, max_retry_after: 10m, give_up_after: 120, max_attempts: 6, retry_delay: 1 }
 /// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
-///           stride: 1, clusters: true, keep: 3, deltas: true, since: 2024-06-01, min_magnitude: 3 }
+///           stride: 1, clusters: true, keep: 3, deltas: true, recent_days: 30, since: 2024-06-01, min_magnitude: 3 }
 /// max_rejects: 100
 /// ```
 /// Unknown keys are errors (a typo in a cron job's configuration must not pass silently).
@@ -128,6 +128,7 @@ public enum ConfigurationFile {
         export.selection.eventTypes = try s.strings("event_types") ?? export.selection.eventTypes
         export.keep = try s.int("keep", atLeast: 1) ?? export.keep
         export.deltas = try s.bool("deltas") ?? export.deltas
+        export.recentDays = try s.int("recent_days", atLeast: 1) ?? export.recentDays
         export.geoJSONMaxFeatures = try s.int("geojson_max_features") ?? export.geoJSONMaxFeatures
         export.name = try s.string("name") ?? export.name
         do {

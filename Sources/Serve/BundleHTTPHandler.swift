@@ -24,6 +24,7 @@ struct BundleHTTPHandler: HTTPHandler {
     static let plainFiles: [String: String] = [
         "manifest.json": "application/json", "timeline.json": "application/json", "preview.html": "text/html; charset=utf-8",
         "quakes.pmtiles": "application/octet-stream", "quakes.mbtiles": "application/octet-stream", "quakes.sqlite": "application/octet-stream",
+        "recent.geojson": "application/geo+json",
     ]
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {

@@ -39,11 +39,13 @@ enum ServePage {
         map.on("error", e => { document.body.dataset.error = String(e.error && e.error.message || e.error || e); console.error(document.body.dataset.error); });
         addEventListener("error", e => { document.body.dataset.error = e.message; });
         map.on("idle", () => {
-          document.body.dataset.inView = String(map.queryRenderedFeatures({ layers: ["quakes"] }).length);
+          document.body.dataset.inView = String(map.queryRenderedFeatures({ layers: quakeLayers() }).length);
           document.body.dataset.idle = "1";
         });
         const escape = s => String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
-        map.on("click", "quakes", e => {
+        // The tiles' quakes, and the recent layer's when the bundle has one (`--recent-days`).
+        const quakeLayers = () => ["quakes", "recent"].filter(id => map.getLayer(id));
+        const showQuake = e => {
           const p = e.features[0].properties, t = new Date(p.time);
           const rows = [["Time", `${t.toISOString().replace("T", " ").slice(0, 19)} UTC<br>${t.toLocaleString()}`]];
           if (p.place) rows.push(["Place", escape(p.place)]);
@@ -55,13 +57,15 @@ enum ServePage {
             + rows.map(r => `${r[0]}: ${r[1]}`).join("<br>");
           if (p.id) html += `<br><a href="https://earthquake.usgs.gov/earthquakes/eventpage/${encodeURIComponent(p.id)}" target="_blank" rel="noopener">USGS event page</a>`;
           new maplibregl.Popup().setLngLat(e.lngLat).setHTML(html).addTo(map);
-        });
+        };
+        map.on("click", "quakes", showQuake);
+        map.on("click", "recent", showQuake);
         map.on("click", "clusters", e => {
           const p = e.features[0].properties;
           new maplibregl.Popup().setLngLat(e.lngLat).setHTML(`<b>${Number(p.point_count).toLocaleString()} hidden quakes</b><br>biggest M ${p.max_mag}`).addTo(map);
           map.easeTo({ center: e.lngLat, zoom: Math.min(map.getMaxZoom(), map.getZoom() + 2) });
         });
-        for (const layer of ["quakes", "clusters"]) {
+        for (const layer of ["quakes", "recent", "clusters"]) {
           map.on("mouseenter", layer, () => { map.getCanvas().style.cursor = "pointer"; });
           map.on("mouseleave", layer, () => { map.getCanvas().style.cursor = ""; });
         }

@@ -3,8 +3,12 @@ import QuakeCommon
 /// The events as thinning sees them: fixed-point Web Mercator positions, the
 /// priority order (biggest magnitude first, then newer, then smaller id) and the
 /// Morton order that makes every tile and grid cell a contiguous run.
+///
+/// A point set may hold only some of a table's events (`including`): the per-event arrays
+/// still have a place for every event of the table, but the orders (`byRank`, `bySize`,
+/// `order`, `timeOrder`) list only the events held, so only they are thinned and tiled.
 public struct PointSet: Sendable {
-    /// Number of events.
+    /// Number of events of the table (held or not).
     public let count: Int
     /// Fixed-point world x per event (see `WebMercator`).
     public let worldX: [UInt32]
@@ -15,7 +19,8 @@ public struct PointSet: Sendable {
     /// Origin time per event, ms since 1970 UTC.
     public let time: [Int64]
     /// Priority rank per event: 0 is the most important. Magnitude descending
-    /// (unknown last), then time descending (newer first), then id ascending.
+    /// (unknown last), then time descending (newer first), then id ascending
+    /// (`UInt32.max` for an event not held).
     public let rank: [UInt32]
     /// Event numbers in priority order.
     public let byRank: [UInt32]
@@ -29,8 +34,8 @@ public struct PointSet: Sendable {
     /// Event numbers by time ascending, ties by id (built only when asked for: `--stride`).
     public let timeOrder: [UInt32]
 
-    /// Builds the point set of `table`.
-    public init(table: EventTable, buildTimeOrder: Bool) {
+    /// Builds the point set of `table`, or of the events of it that `including` holds true for.
+    public init(table: EventTable, buildTimeOrder: Bool, including: [Bool]? = nil) {
         count = table.count
         let worldX = table.longitude.map(WebMercator.worldX(longitude:))
         let worldY = table.latitude.map(WebMercator.worldY(latitude:))
@@ -43,25 +48,29 @@ public struct PointSet: Sendable {
         // magnitude and time are put in id order after.
         let timeKeys = table.time.map { ~(UInt64(bitPattern: $0) ^ (1 << 63)) }
         let magnitudeKeys = table.magnitude.map(Self.descendingKey)
-        var byRank = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: timeKeys))
+        func held(_ order: [UInt32]) -> [UInt32] {
+            guard let including else { return order }
+            return order.filter { including[Int($0)] }
+        }
+        var byRank = RadixSort.order(by: magnitudeKeys, start: held(RadixSort.order(by: timeKeys)))
         RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
                            by: { table.idPrecedes($0, $1) })
         let idKeys = (0..<count).map(table.idPrefixKey)
-        var bySize = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: idKeys))
+        var bySize = RadixSort.order(by: magnitudeKeys, start: held(RadixSort.order(by: idKeys)))
         RadixSort.sortRuns(&bySize, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && idKeys[$0] == idKeys[$1] }, by: { table.idPrecedes($0, $1) })
         self.bySize = bySize
         self.byRank = byRank
-        var rank = [UInt32](repeating: 0, count: count)
+        var rank = [UInt32](repeating: including == nil ? 0 : .max, count: count)
         for (r, event) in byRank.enumerated() { rank[Int(event)] = UInt32(r) }
         self.rank = rank
 
         // By Morton code, equal codes by rank (the events usually come in Morton order already: see SelectionRead).
         let codes = (0..<count).map { Morton.code(x: worldX[$0], y: worldY[$0]) }
-        order = RadixSort.order(by: codes) { rank[$0] < rank[$1] }
+        order = held(RadixSort.order(by: codes) { rank[$0] < rank[$1] })
         morton = order.map { codes[Int($0)] }
 
         if buildTimeOrder {
-            timeOrder = RadixSort.order(by: table.time.map { UInt64(bitPattern: $0) ^ (1 << 63) }) { table.idPrecedes($0, $1) }
+            timeOrder = held(RadixSort.order(by: table.time.map { UInt64(bitPattern: $0) ^ (1 << 63) }) { table.idPrecedes($0, $1) })
         } else {
             timeOrder = []
         }

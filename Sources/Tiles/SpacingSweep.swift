@@ -91,7 +91,9 @@ enum SpacingSweep {
                 i += 1
             }
         }
-        var result = Result(minZoom: [UInt8](repeating: 0, count: n), biggestAt: [UInt32](repeating: 0, count: n))
+        // Events the point set does not hold keep the maximum zoom (the caller draws them otherwise).
+        var result = Result(minZoom: [UInt8](repeating: UInt8(maxZoom), count: points.count),
+                            biggestAt: [UInt32](repeating: 0, count: points.count))
         for (i, event) in order.enumerated() {
             result.minZoom[Int(event)] = first[i]
             result.biggestAt[Int(event)] = biggestAt[i]

@@ -97,6 +97,20 @@ public struct Thinning: Sendable {
         self.actions = actions
     }
 
+    /// This thinning with `events` drawn at every zoom from `zoom` on: events its point set
+    /// did not hold, which the bundle draws apart from the tiles (the recent layer).
+    public func drawing(_ events: [Int], from zoom: Int) -> Thinning {
+        var minZoom = minZoom
+        for e in events { minZoom[e] = UInt8(zoom) }
+        return Thinning(minZoom: minZoom, actions: actions, choice: choice)
+    }
+
+    private init(minZoom: [UInt8], actions: [GuardAction], choice: Choice?) {
+        self.minZoom = minZoom
+        self.actions = actions
+        self.choice = choice
+    }
+
     /// Events that may be shown at `zoom`: shown one zoom deeper, above the floor, on the stride.
     private static func candidates(zoom: Int, points: PointSet, options: ThinningOptions, minZoom: [UInt8]) -> [Bool] {
         let deeper = UInt8(zoom + 1)

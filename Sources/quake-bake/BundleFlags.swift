@@ -26,6 +26,9 @@ struct BundleFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Bundle versions to keep, the new one included (default 3).", valueName: "n")) var keep: Int?
     @Flag(inversion: .prefixedNo, help: "Write deltas from the older versions kept, for apps that update by delta (default on).")
     var deltas: Bool?
+    @Option(help: ArgumentHelp("Keep the quakes of the last N to 2N days out of the tiles, in recent.geojson (drawn by style.json over the tiles): app updates by delta then stay small, the tiles changing once every N days (default: off, every quake in the tiles).",
+                               valueName: "N"))
+    var recentDays: Int?
     @Option(help: ArgumentHelp("Write GeoJSON (and a preview layer) for zooms with at most this many features (default 50,000).",
                                valueName: "n"))
     var geojsonMaxFeatures: Int?
@@ -51,6 +54,7 @@ struct BundleFlags: ParsableArguments {
         if let attributes { options.attributes = try EventAttribute.parseList(attributes) }
         if let keep { options.keep = keep }
         if let deltas { options.deltas = deltas }
+        if let recentDays { options.recentDays = recentDays }
         if let geojsonMaxFeatures { options.geoJSONMaxFeatures = geojsonMaxFeatures }
         if let name { options.name = name }
         if let style { options.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: style)) }

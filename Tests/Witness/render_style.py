@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """Renders a bundle with its own style.json in MapLibre Native (mapli) and counts pixels.
 
-  render_style.py BUNDLE_DIR OUT_DIR VIEW...           each VIEW is name:lon:lat:zoom
+  render_style.py [--layers ID,...] BUNDLE_DIR OUT_DIR VIEW...   each VIEW is name:lon:lat:zoom
   render_style.py --style-url URL OUT_DIR VIEW...     a style as `quake-bake serve` hands it out
 
-The style's vector source is pointed at BUNDLE_DIR/quakes.pmtiles (absolute file URL);
-nothing else in the style changes. With --style-url the style is fetched over HTTP and
+The style's vector source is pointed at BUNDLE_DIR/quakes.pmtiles (absolute file URL) and
+its recent layer's GeoJSON source (`--recent-days`), if any, is given the data of
+BUNDLE_DIR/recent.geojson; nothing else in the style changes, but that --layers keeps
+only the layers named (the background is always kept). With --style-url the style is fetched over HTTP and
 drawn as it is (its tiles come from the same server). For each view it writes OUT_DIR/<name>.png (800x600)
 and reports how many pixels have the colour of a quake (any class of the legend kept in
 the style's metadata, as MapLibre blends it over the background) and how many the
@@ -30,13 +32,22 @@ def main():
             style = json.load(response)
         out_dir, views = sys.argv[3], sys.argv[4:]
     else:
-        bundle, out_dir, views = sys.argv[1], sys.argv[2], sys.argv[3:]
+        args = sys.argv[1:]
+        only = None
+        if args[0] == "--layers":
+            only, args = set(args[1].split(",")) | {"background"}, args[2:]
+        bundle, out_dir, views = args[0], args[1], args[2:]
         with open(os.path.join(bundle, "style.json")) as f:
             style = json.load(f)
         style["sources"]["quakes"]["url"] = "pmtiles://file://" + os.path.abspath(os.path.join(bundle, "quakes.pmtiles"))
+        if "recent" in style["sources"]:
+            with open(os.path.join(bundle, style["sources"]["recent"]["data"])) as f:
+                style["sources"]["recent"]["data"] = json.load(f)
+        if only is not None:
+            style["layers"] = [layer for layer in style["layers"] if layer["id"] in only]
     background = hex_colour(next(l for l in style["layers"] if l["type"] == "background")["paint"]["background-color"])
     legend = [hex_colour(b["colour"]) for b in style["metadata"]["quake-bake:legend"]]
-    quake_layer = next(l for l in style["layers"] if l["id"] == "quakes")
+    quake_layer = next(l for l in style["layers"] if l["id"] in ("quakes", "recent"))
     opacity = quake_layer["paint"]["circle-opacity"]
     blended = [numpy.rint(c * opacity + background * (1 - opacity)).astype(numpy.int32) for c in legend]
     pool = mapli.RenderPool(workers=1)

@@ -47,12 +47,14 @@ struct ExportState: Sendable {
         (a.key, a.oversize ? 1 : 0, a.contentHash) < (b.key, b.oversize ? 1 : 0, b.contentHash)
     }
 
-    /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input).
-    static func optionsDigest(_ options: ExportOptions) -> UInt64 {
+    /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input)
+    /// and, with a recent layer, of its boundary: the tiles of another boundary hold other events.
+    static func optionsDigest(_ options: ExportOptions, recentSince: Int64? = nil) -> UInt64 {
         let encoderVersion = 4  // 3: tiles gzipped by libdeflate; 4: big tiles sized from a sample first
+        let recent: [(String, JSON)] = recentSince.map { [("recent_since", .int($0))] } ?? []
         let text = JSON.object([("encoder", .int(encoderVersion)),
                                 ("thinning", options.contentJSON["thinning"] ?? .null),
-                                ("attributes", options.contentJSON["attributes"] ?? .null)]).text
+                                ("attributes", options.contentJSON["attributes"] ?? .null)] + recent).text
         return SipHasher.hash(Array(text.utf8))
     }
 

@@ -11,10 +11,12 @@ import Foundation
 /// by `MagnitudeLegend` and sized by magnitude, growing with the zoom; summaries of hidden
 /// quakes (`clusters`) are soft grey glows (`circle-blur` 1) sized by their count, drawn under
 /// the quakes: nothing crisp that could be read as a quake, and nothing over one (see
-/// docs/thinning.md for why a glow and not a counted disc).
+/// docs/thinning.md for why a glow and not a counted disc). With a recent layer
+/// (`--recent-days`), a GeoJSON source `recent` (`recent.geojson`, beside the style) is drawn
+/// over them alike, each quake ringed in white: the newest quakes stand out.
 enum StyleWriter {
     /// The style's text (keys in a fixed order, so the bytes are deterministic).
-    static func json(name: String) -> String {
+    static func json(name: String, recent: Bool = false) -> String {
         let bands = MagnitudeLegend.bands
         // Unknown magnitudes (-100 here) in their own colour, then one colour per class.
         var colour: [JSON] = [.string("step"), .array([.string("coalesce"), .array([.string("get"), .string("mag")]), .int(-100)]),
@@ -34,27 +36,36 @@ enum StyleWriter {
                                           .array([.string("ln"), .array([.string("coalesce"), .array([.string("get"), .string("point_count")]), .int(1)])]),
                                           .int(0), .int(8), .int(12), .int(36)])
         let legend: JSON = .array(bands.map { .object([("from", .number($0.from)), ("colour", .string($0.colour)), ("label", .string($0.label))]) })
+        func quakes(id: String, source: String, sourceLayer: String?, stroke: String, strokeWidth: Double) -> JSON {
+            .object([("id", .string(id)), ("type", .string("circle")), ("source", .string(source))]
+                    + (sourceLayer.map { [("source-layer", JSON.string($0))] } ?? [])
+                    + [("layout", .object([("circle-sort-key", magnitude)])),
+                       ("paint", .object([("circle-color", .array(colour)), ("circle-opacity", .number(0.85)),
+                                          ("circle-radius", radius), ("circle-stroke-color", .string(stroke)),
+                                          ("circle-stroke-width", .number(strokeWidth))]))])
+        }
+        let attribution: (String, JSON) = ("attribution", .string("Earthquakes: U.S. Geological Survey, ComCat"))
+        var sources: [(String, JSON)] = [("quakes", .object([("type", .string("vector")), ("url", .string("pmtiles://quakes.pmtiles")), attribution]))]
+        var layers: [JSON] = [
+            .object([("id", .string("background")), ("type", .string("background")),
+                     ("paint", .object([("background-color", .string(MagnitudeLegend.background))]))]),
+            .object([("id", .string("clusters")), ("type", .string("circle")), ("source", .string("quakes")),
+                     ("source-layer", .string("clusters")),
+                     ("paint", .object([("circle-color", .string(MagnitudeLegend.clusterColour)), ("circle-opacity", .number(0.55)),
+                                        ("circle-blur", .int(1)), ("circle-radius", clusterRadius)]))]),
+            quakes(id: "quakes", source: "quakes", sourceLayer: "quakes", stroke: "#0d1b2a", strokeWidth: 0.5),
+        ]
+        if recent {
+            sources.append(("recent", .object([("type", .string("geojson")), ("data", .string(RecentLayer.fileName)), attribution])))
+            layers.append(quakes(id: "recent", source: "recent", sourceLayer: nil, stroke: "#f8fafc", strokeWidth: 1))
+        }
         let style: JSON = .object([
             ("version", .int(8)),
             ("name", .string(name)),
             ("metadata", .object([("quake-bake:legend", legend), ("quake-bake:unknown", .string(MagnitudeLegend.unknownColour)),
                                   ("quake-bake:cluster", .string(MagnitudeLegend.clusterColour))])),
-            ("sources", .object([("quakes", .object([("type", .string("vector")), ("url", .string("pmtiles://quakes.pmtiles")),
-                                                     ("attribution", .string("Earthquakes: U.S. Geological Survey, ComCat"))]))])),
-            ("layers", .array([
-                .object([("id", .string("background")), ("type", .string("background")),
-                         ("paint", .object([("background-color", .string(MagnitudeLegend.background))]))]),
-                .object([("id", .string("clusters")), ("type", .string("circle")), ("source", .string("quakes")),
-                         ("source-layer", .string("clusters")),
-                         ("paint", .object([("circle-color", .string(MagnitudeLegend.clusterColour)), ("circle-opacity", .number(0.55)),
-                                            ("circle-blur", .int(1)), ("circle-radius", clusterRadius)]))]),
-                .object([("id", .string("quakes")), ("type", .string("circle")), ("source", .string("quakes")),
-                         ("source-layer", .string("quakes")),
-                         ("layout", .object([("circle-sort-key", magnitude)])),
-                         ("paint", .object([("circle-color", .array(colour)), ("circle-opacity", .number(0.85)),
-                                            ("circle-radius", radius), ("circle-stroke-color", .string("#0d1b2a")),
-                                            ("circle-stroke-width", .number(0.5))]))]),
-            ])),
+            ("sources", .object(sources)),
+            ("layers", .array(layers)),
         ])
         return style.text + "\n"
     }

@@ -1,0 +1,156 @@
+import Foundation
+import GRDB
+import QuakeBundles
+import QuakeCatalog
+import Testing
+import TestSupport
+
+/// Issue 18.2: with `--recent-days N` the quakes of the last N to 2N days leave the tiles for
+/// `recent.geojson`, so a cron run that changes only recent quakes changes no tile: its delta
+/// is the changed app rows alone. The tiles change when the boundary moves, and then they
+/// are exactly what a full export makes.
+@Suite struct RecentLayerTests {
+    /// A year of CONUS M2.5+ quakes (2019): the 30-day boundary falls on 2019-11-10.
+    static let sample = "query-conus-m2.5-2019.geojson.gz"
+    static let days = 30
+    static func recent(_ options: inout ExportOptions) { options.recentDays = days }
+
+    @Test func recentQuakesLeaveTheTilesForTheirOwnLayerAndTheirChangesLeaveTheTilesAlone() async throws {
+        let dir = TemporaryDirectory("recent")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let out = dir.path("bundles")
+        let v1 = try ExportHelpers.export(store, to: out, Self.recent)
+        let events = try store.events().values
+        let manifest = try Self.json(v1.directory.appendingPathComponent("manifest.json"))
+        let recent = try #require(manifest["recent"] as? [String: Any])
+        let since = try #require(recent["since_ms"] as? Int64)
+        #expect(recent["since"] as? String == "2019-11-10T00:00:00.000Z" && recent["file"] as? String == "recent.geojson")
+        let newest = events.compactMap(\.time).max()!
+        #expect(since <= newest - Int64(Self.days) * 86_400_000 && since > newest - Int64(2 * Self.days) * 86_400_000)
+
+        // recent.geojson: exactly the quakes from the boundary on, each drawn from the lowest zoom.
+        let recentIDs = Set(events.filter { $0.time! >= since }.map(\.id))
+        let historyIDs = Set(events.filter { $0.time! < since }.map(\.id))
+        #expect(recentIDs.count > 100 && historyIDs.count > 3_000)
+        #expect(recent["events"] as? Int == recentIDs.count)
+        let features = try #require(try Self.json(v1.directory.appendingPathComponent("recent.geojson"))["features"] as? [[String: Any]])
+        #expect(Set(features.compactMap { $0["id"] as? String }) == recentIDs && features.count == recentIDs.count)
+        #expect(features.allSatisfy { ($0["properties"] as? [String: Any])?["minzoom"] as? Int == 0 })
+
+        // The tiles: at the maximum zoom exactly the history, at every zoom no recent quake.
+        let rowids = try Self.appRowIDs(v1.directory)
+        let bundle = try await BundleReport.read(v1.directory)
+        let maxZoom = bundle.mbtiles.tiles.map(\.z).max()!
+        func tileIDs(_ zoom: Int?) -> [String] {
+            bundle.mbtiles.tiles.filter { zoom == nil || $0.z == zoom }
+                .flatMap { $0.layers["quakes"]?.features ?? [] }.map { rowids[Int64($0.id!)]! }
+        }
+        let atMax = tileIDs(maxZoom)
+        #expect(atMax.count == historyIDs.count && Set(atMax) == historyIDs)
+        #expect(Set(tileIDs(nil)).isDisjoint(with: recentIDs))
+
+        // The style draws the recent layer over the tiles' quakes.
+        let style = try Self.json(v1.directory.appendingPathComponent("style.json"))
+        let source = try #require((style["sources"] as? [String: [String: Any]])?["recent"])
+        #expect(source["type"] as? String == "geojson" && source["data"] as? String == "recent.geojson")
+        #expect((style["layers"] as? [[String: Any]])?.last?["id"] as? String == "recent")
+
+        // A cron run: the 20 newest quakes revised. No tile changes; the delta is their rows.
+        let newest20 = events.sorted { ($0.time!, $0.id) > ($1.time!, $1.id) }.prefix(20).map { event -> QuakeEvent in
+            var e = event
+            e.updated += 1_000
+            e.mag = (e.mag ?? 1) + 0.1
+            return e
+        }
+        try store.upsert(newest20)
+        let v2 = try ExportHelpers.export(store, to: out, Self.recent)
+        #expect(v2.bundleVersion != v1.bundleVersion && v2.encodedTiles == 0)
+        #expect(try Data(contentsOf: v2.directory.appendingPathComponent("quakes.mbtiles"))
+            == Data(contentsOf: v1.directory.appendingPathComponent("quakes.mbtiles")))
+        let delta = v2.directory.appendingPathComponent("deltas/\(v1.bundleVersion)")
+        #expect(try Self.count("tiles", in: delta.appendingPathExtension("mbtiles")) == 0)
+        #expect(try Self.count("deleted_tiles", in: delta.appendingPathExtension("mbtiles")) == 0)
+        #expect(try Self.count("events", in: delta.appendingPathExtension("sqlite")) == 20)
+        let changed = try #require((try Self.json(v2.directory.appendingPathComponent("manifest.json"))["deltas"] as? [[String: Any]])?.first?["changed_files"] as? [String])
+        #expect(changed.contains("recent.geojson"))
+        // And it is the bundle a full export makes.
+        let full = try ExportHelpers.export(store, to: dir.path("full")) { Self.recent(&$0); $0.reuseTiles = false }
+        #expect(try ExportHelpers.differences(v2.directory, full.directory) == [])
+    }
+
+    @Test func aMovedBoundaryGivesTheTilesAFullExportMakesEitherWay() throws {
+        let dir = TemporaryDirectory("recent-boundary")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let out = dir.path("bundles")
+        let v1 = try ExportHelpers.export(store, to: out, Self.recent)
+        let newest = try #require(try store.events().values.max { ($0.time!, $0.id) < ($1.time!, $1.id) })
+
+        // A quake 45 days after the newest moves the boundary on by 30 days: a month of quakes joins the history.
+        var later = newest
+        (later.id, later.ids, later.time, later.updated) = ("qblater1", ["qblater1"], newest.time! + 45 * 86_400_000, newest.updated + 1_000)
+        try store.upsert([later])
+        let v2 = try ExportHelpers.export(store, to: out, Self.recent)
+        let full2 = try ExportHelpers.export(store, to: dir.path("full2")) { Self.recent(&$0); $0.reuseTiles = false }
+        #expect(try ExportHelpers.differences(v2.directory, full2.directory) == [])
+        let since1 = try Self.json(v1.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any]
+        let since2 = try Self.json(v2.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any]
+        #expect((since2?["since_ms"] as? Int64 ?? 0) - (since1?["since_ms"] as? Int64 ?? 0) == Int64(Self.days) * 86_400_000)
+        #expect(try ExportHelpers.mbtiles(v2.directory.appendingPathComponent("quakes.mbtiles"))
+            != ExportHelpers.mbtiles(v1.directory.appendingPathComponent("quakes.mbtiles")))
+
+        // Deleted again, the boundary moves back: the month leaves the tiles again, as a full export has it.
+        try store.delete(["qblater1"], updated: later.updated + 10)
+        let v3 = try ExportHelpers.export(store, to: out, Self.recent)
+        let full3 = try ExportHelpers.export(store, to: dir.path("full3")) { Self.recent(&$0); $0.reuseTiles = false }
+        #expect(try ExportHelpers.differences(v3.directory, full3.directory) == [])
+        #expect(try ExportHelpers.mbtiles(v3.directory.appendingPathComponent("quakes.mbtiles"))
+            == ExportHelpers.mbtiles(v1.directory.appendingPathComponent("quakes.mbtiles")))
+    }
+
+    /// MapLibre Native (the `mapli` witness) draws the recent layer from `recent.geojson` with the
+    /// bundle's own style: its quakes alone make quake pixels around the Pacific, none over Brazil.
+    @Test func theStyleDrawsTheRecentLayerInMapLibreNative() async throws {
+        let directory = TemporaryDirectory("recent-style")
+        let root = directory.path("ws").path
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-m6-1973-2023.csv.gz").path]).checked()
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--max-zoom", "6", "--recent-days", "366"]).checked()
+        let bundle = directory.path("ws/bundles/current")
+        let pictures = directory.path("pictures")
+        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
+        struct View: Decodable { let quake: Int }
+        func render(_ layers: String) async throws -> [String: View] {
+            try JSONDecoder().decode([String: View].self, from: await WitnessScript.run(
+                "render_style.py", ["--layers", layers, bundle.path, pictures.path, "\(layers)-pacific:170:10:1", "\(layers)-brazil:-50:-12:5"]))
+        }
+        let recent = try await render("recent"), history = try await render("quakes")
+        #expect((recent["recent-pacific"]?.quake ?? 0) >= 200, "\(recent)")
+        #expect(recent["recent-brazil"]?.quake == 0, "\(recent)")
+        #expect((history["quakes-pacific"]?.quake ?? 0) > 2 * (recent["recent-pacific"]?.quake ?? 0),
+                "the tiles hold 50 years, the recent layer one or two: \(history) against \(recent)")
+    }
+
+    @Test func theBoundaryIsAWholeNumberOfPeriodsBeforeTheNewestQuake() {
+        let day: Int64 = 86_400_000
+        #expect(RecentLayer.boundary(newest: 60 * day, days: 30) == 30 * day)
+        #expect(RecentLayer.boundary(newest: 60 * day - 1, days: 30) == 0)
+        #expect(RecentLayer.boundary(newest: -1, days: 30) == -60 * day, "before 1970 too")
+        #expect(RecentLayer.boundary(newest: 7 * day + 5, days: 7) == 0)
+    }
+
+    private static func json(_ url: URL) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    }
+
+    private static func count(_ table: String, in url: URL) throws -> Int {
+        try DatabaseQueue(path: url.path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(table)")! }
+    }
+
+    /// The app database's rowids (the tiles' feature ids) → USGS ids.
+    private static func appRowIDs(_ bundle: URL) throws -> [Int64: String] {
+        try DatabaseQueue(path: bundle.appendingPathComponent("quakes.sqlite").path).read { db in
+            var ids: [Int64: String] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT rowid, id FROM events") { ids[row[0]] = row[1] }
+            return ids
+        }
+    }
+}
