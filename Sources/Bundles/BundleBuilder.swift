@@ -16,19 +16,21 @@ enum BundleBuilder {
     /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events;
     /// with a `recent` layer, `points` holds only the history, and the recent events go to their own file);
     /// `previous` is the current bundle, whose tiles are reused where their content is unchanged.
+    /// `state` is where the previous export left its `ExportState` and where this one's is written
+    /// (for version directory `state.version`, put in place once it is published).
     /// `thinned` is called once the events are thinned, with each event's minzoom and the row
     /// keys of the events whose feature id moved.
     static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
-                      previous: URL?, recent: RecentLayer?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
+                      previous: URL?, state: StateFiles, recent: RecentLayer?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
         let optionsDigest = ExportState.optionsDigest(options, recentSince: recent?.since)
         var previousState: ExportState?
         var previousArchive: URL?
-        if options.reuseTiles, let previous, let state = ExportState.read(previous.appendingPathComponent(ExportState.fileName)),
-           state.optionsDigest == optionsDigest {
-            previousState = state
+        if options.reuseTiles, let previous, let read = ExportState.read(state.file, version: previous.lastPathComponent),
+           read.optionsDigest == optionsDigest {
+            previousState = read
             previousArchive = previous.appendingPathComponent("quakes.pmtiles")
         }
         let data = try TileData(fresh: directory.appendingPathComponent("tiles" + AtomicFile.temporarySuffix), previous: previousArchive)
@@ -80,7 +82,7 @@ enum BundleBuilder {
                                                   header: metadata.pmtilesHeader, to: directory.appendingPathComponent("quakes.pmtiles"))
             stopwatch.lap("wrote quakes.pmtiles")
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
-                           to: directory.appendingPathComponent(ExportState.fileName))
+                           version: state.version, to: state.temporary)
             stopwatch.lap("wrote the export state")
         } catch {
             _ = try? mbtiles.wait()
@@ -150,10 +152,18 @@ enum BundleBuilder {
         }
     }
 
-    /// Writes `export-state.bin`: an entry per tile record and per oversize tile.
+    /// Where the export states are: the previous export's, and this one's until it is published.
+    struct StateFiles {
+        let file: URL
+        let temporary: URL
+        /// The name of the version directory this export publishes.
+        let version: String
+    }
+
+    /// Writes the export state: an entry per tile record and per oversize tile.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
-                                   optionsDigest: UInt64, to url: URL) throws {
-        try ExportState.write(optionsDigest: optionsDigest, count: records.count + oversize.count, entry: { i in
+                                   optionsDigest: UInt64, version: String, to url: URL) throws {
+        try ExportState.write(optionsDigest: optionsDigest, version: version, count: records.count + oversize.count, entry: { i in
             guard i < records.count else { return oversize[i - records.count] }
             let record = records[i]
             return ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offsets[i], length: record.length,

@@ -97,9 +97,13 @@ public enum Exporter {
         }
         let cacheFile = EventCache.url(out: out)
         let cacheTemporary = cacheFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst()))
-        scratch.temporaryFiles.append(cacheTemporary)
+        let stateFile = ExportState.url(out: out)
+        let state = BundleBuilder.StateFiles(file: stateFile, temporary: stateFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst())),
+                                             version: final.lastPathComponent)
+        scratch.temporaryFiles += [cacheTemporary, state.temporary]
         var cacheWriter: BackgroundWork<Void>?
-        let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory, previous: current,
+        let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory,
+                                            previous: current, state: state,
                                             recent: recent, deltaBases: deltaBases,
                                             progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
             let writer = BackgroundWork("export.event-cache") {
@@ -128,7 +132,10 @@ public enum Exporter {
             scratch.unpublished = nil
             return try publisher.prune(keep: options.keep)
         }
-        stopwatch.measure("kept the event cache") { keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger) }
+        stopwatch.measure("kept the event cache and the export state") {
+            keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger)
+            keep(nil, temporary: state.temporary, as: state.file, logger: logger)
+        }
         for warning in warnings.prefix(20) { logger.warning("\(warning)") }
         if warnings.count > 20 { logger.warning("… and \(warnings.count - 20) more size-guard warnings (see manifest.json)") }
         let bytes = files.reduce(0) { $0 + $1.bytes } + manifest.json.prettyText.utf8.count
@@ -163,16 +170,17 @@ public enum Exporter {
         }
     }
 
-    /// Waits for the event cache of the published version and puts it in place; a cache that
-    /// could not be written only costs the next export its shortcut.
+    /// Waits for `writer` (if any) of a file the published version leaves for the next export (the
+    /// event cache, the export state) and puts it in place; one that could not be written only
+    /// costs the next export its shortcut.
     private static func keep(_ writer: BackgroundWork<Void>?, temporary: URL, as file: URL, logger: Logger) {
         do {
             try writer?.wait()
-            guard writer != nil, rename(temporary.path, file.path) == 0 else {
+            guard rename(temporary.path, file.path) == 0 else {
                 throw QuakeBakeError("cannot rename \(temporary.path): \(String(cString: strerror(errno)))")
             }
         } catch {
-            logger.warning("the event cache was not kept (the next export reads the whole store): \(error)")
+            logger.warning("\(file.lastPathComponent) was not kept (the next export does more work): \(error)")
             try? FileManager.default.removeItem(at: temporary)
             try? FileManager.default.removeItem(at: file)
         }

@@ -3,19 +3,34 @@ import Foundation
 import QuakeCommon
 import QuakeTiles
 
-/// What an export leaves for the next one (`export-state.bin` in the bundle):
-/// per tile, the content fingerprint and where its bytes sit in `quakes.pmtiles`,
-/// plus the fingerprints of tiles the size guard found too big (with their size),
-/// so an incremental export reruns the same decisions without re-encoding.
+/// What an export leaves for the next one: per tile, the content fingerprint and where
+/// its bytes sit in the version's `quakes.pmtiles`, plus the fingerprints of tiles the
+/// size guard found too big (with their size), so an incremental export reruns the same
+/// decisions without re-encoding.
 ///
-/// Binary, little-endian: magic `QBEXPST2`, options digest (u64), entry count
-/// (u64), then 56-byte entries sorted by tile: packed key, content hash, offset,
-/// length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
+/// Like the event cache it is ours, not the app's: it lives in `<out>/.export-cache/
+/// export-state.bin`, names (by digest) the version directory whose PMTiles it describes,
+/// and is used only while that version is current.
+///
+/// Binary, little-endian: magic `QBEXPST3`, options digest (u64), version digest (u64),
+/// entry count (u64), then 56-byte entries sorted by tile: packed key, content hash,
+/// offset, length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
 /// clusters in the tile (2 × u32).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
-    static let magic = Array("QBEXPST2".utf8)
+    static let magic = Array("QBEXPST3".utf8)
     private static let entrySize = 56
+    private static let headerSize = 32
+
+    /// The state file under the output directory `out`.
+    static func url(out: URL) -> URL {
+        out.appendingPathComponent(EventCache.directoryName).appendingPathComponent(fileName)
+    }
+
+    /// The digest by which a state names its version directory.
+    static func versionDigest(_ version: String) -> UInt64 {
+        SipHasher.hash(Array(version.utf8))
+    }
 
     struct Entry: Sendable {
         let key: UInt64
@@ -85,11 +100,13 @@ struct ExportState: Sendable {
         return entries[low]
     }
 
-    /// Writes the state of `count` entries, `entry(i)` each, to `url` and flushes it to disk.
+    /// Writes the state of version directory `version`, `count` entries, `entry(i)` each, to `url`
+    /// and flushes it to disk.
     /// At 200,000 tiles the entries are some 12 MB and this runs at the export's memory peak:
     /// each is made as it is written, in the file's order (only their keys are held, to sort
     /// by), through a 64 KB buffer.
-    static func write(optionsDigest: UInt64, count: Int, entry: (Int) -> Entry, to url: URL) throws {
+    static func write(optionsDigest: UInt64, version: String, count: Int, entry: (Int) -> Entry, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let order = RadixSort.order(by: (0..<count).map { entry($0).key }) { precedes(entry($0), entry($1)) }
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
         let file = try FileHandle(forWritingTo: url)
@@ -99,6 +116,7 @@ struct ExportState: Sendable {
         func put<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { out.append(contentsOf: $0) } }
         out.append(contentsOf: Self.magic)
         put(optionsDigest)
+        put(versionDigest(version))
         put(UInt64(count))
         for i in order {
             let e = entry(Int(i))
@@ -113,18 +131,20 @@ struct ExportState: Sendable {
         try file.synchronize()
     }
 
-    /// Reads a state file; `nil` when absent or not understood (the export then encodes every tile).
-    static func read(_ url: URL) -> ExportState? {
-        guard let data = try? Data(contentsOf: url), data.count >= 24, Array(data.prefix(8)) == magic else { return nil }
+    /// Reads the state file of version directory `version`; `nil` when absent, of another version or
+    /// not understood (the export then encodes every tile).
+    static func read(_ url: URL, version: String) -> ExportState? {
+        guard let data = try? Data(contentsOf: url), data.count >= headerSize, Array(data.prefix(8)) == magic else { return nil }
         return data.withUnsafeBytes { raw -> ExportState? in
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
             func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
-            let count = Int(u64(16))
-            guard count >= 0, data.count == 24 + count * entrySize else { return nil }
+            guard u64(16) == versionDigest(version) else { return nil }
+            guard let count = Int(exactly: u64(24)), count <= data.count / entrySize,
+                  data.count == headerSize + count * entrySize else { return nil }
             var entries: [Entry] = []
             entries.reserveCapacity(count)
             for i in 0..<count {
-                let p = 24 + i * entrySize
+                let p = headerSize + i * entrySize
                 entries.append(Entry(key: u64(p), contentHash: u64(p + 8), offset: u64(p + 16), length: u32(p + 24),
                                      oversize: u32(p + 28) == 1, dataHash: DataHash(a: u64(p + 32), b: u64(p + 40)),
                                      events: u32(p + 48), clusters: u32(p + 52)))
