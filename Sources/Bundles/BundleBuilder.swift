@@ -64,7 +64,7 @@ enum BundleBuilder {
                       to: directory.appendingPathComponent("style.json"))
             try recent?.write(table: table, thinning: thinning, zoom: thinningOptions.minZoom, into: directory)
             let shown = recent.map { recent in layers.map { $0.adding(recent.events) } } ?? layers
-            try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table).utf8),
+            try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, recentSince: recent?.since).utf8),
                       to: directory.appendingPathComponent("preview.html"))
         }
         stopwatch.lap("the GeoJSON zooms' points")

@@ -18,16 +18,8 @@ import FoundationNetworking
         _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
         _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet"]).checked()
 
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: try QuakeBakeCLI.path())
-        server.arguments = ["serve", "--workspace", root, "--port", "0", "--quiet"]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
+        let (server, base) = try Self.serve(root)
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
-        let line = try #require(StandInProcess.firstLine(of: output.fileHandleForReading, process: server, timeout: 60))
-        let base = try #require(URL(string: line))
         #expect(base.host == "127.0.0.1", "loopback by default")
 
         let session = URLSession(configuration: .ephemeral)
@@ -76,5 +68,51 @@ import FoundationNetworking
         let views = try JSONDecoder().decode([String: View].self, from: await WitnessScript.run(
             "render_style.py", ["--style-url", "\(base.absoluteString)style.json", pictures.path, "ridgecrest:-117.6:35.7:9"]))
         #expect((views["ridgecrest"]?.quake ?? 0) >= 200, "\(views)")
+    }
+
+    /// With a recent layer (`--recent-days`), the served style reads `recent.geojson` from the
+    /// server and MapLibre GL JS draws its quakes over the tiles' (the 196 CONUS quakes from
+    /// 2019-11-10 on), counted in `data-in-view` with the others.
+    @Test func servesTheRecentLayer() async throws {
+        let directory = TemporaryDirectory("serve-recent")
+        let root = directory.path("ws").path
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--recent-days", "30"]).checked()
+        let (server, base) = try Self.serve(root)
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+
+        let (styleData, _) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "style.json", relativeTo: base)!)
+        let style = try #require(try JSONSerialization.jsonObject(with: styleData) as? [String: Any])
+        let recent = try #require((style["sources"] as? [String: [String: Any]])?["recent"])
+        #expect(recent["data"] as? String == "\(base.absoluteString)recent.geojson")
+        let (file, response) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "recent.geojson", relativeTo: base)!)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "application/geo+json")
+        let features = try #require((try JSONSerialization.jsonObject(with: file) as? [String: Any])?["features"] as? [Any])
+        #expect(features.count == 196)
+
+        let browser = try await PreviewBrowserTests.visit(
+            base.absoluteString + "#3/38/-97",
+            until: "document.body.dataset.idle && [map.queryRenderedFeatures({ layers: ['recent'] }).length, +document.body.dataset.inView].join(' ')")
+        let counts = (browser.value ?? "").split(separator: " ").compactMap { Int($0) }
+        #expect(counts.count == 2 && counts[0] >= 150 && counts[1] > counts[0], "\(browser)")
+        #expect(browser.errors.isEmpty, "\(browser.errors)")
+    }
+
+    /// Starts `quake-bake serve` of workspace `root` on a free loopback port; returns it and its URL.
+    private static func serve(_ root: String) throws -> (Process, URL) {
+        struct NoURL: Error, CustomStringConvertible { let description = "quake-bake serve printed no URL" }
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: try QuakeBakeCLI.path())
+        server.arguments = ["serve", "--workspace", root, "--port", "0", "--quiet"]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        guard let line = StandInProcess.firstLine(of: output.fileHandleForReading, process: server, timeout: 60), let base = URL(string: line) else {
+            kill(server.processIdentifier, SIGKILL)
+            server.waitUntilExit()
+            throw NoURL()
+        }
+        return (server, base)
     }
 }

@@ -165,6 +165,9 @@ enum PreviewPage {
               const [x, y] = toScreen(e[0], e[1]), r = radius(e[2]);
               if (x < -r || y < -r || x > width + r || y > height + r) continue;
               ctx.fillStyle = colour(e[2]);
+              // The recent layer's quakes (--recent-days) ringed in white, as style.json draws them.
+              const recent = data.recentSince !== null && e[3] >= data.recentSince;
+              ctx.strokeStyle = recent ? "#f8fafc" : data.legend.background; ctx.lineWidth = recent ? 1 : 0.5;
               ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
               drawn.push([x, y, r, e]);
             }

@@ -15,7 +15,8 @@ enum PreviewWriter {
     /// Bars of the time histogram.
     static let histogramBins = 400
 
-    static func html(name: String, layers: [ZoomLayer], table: EventTable) -> String {
+    /// `recentSince`: the first origin time (ms) of the recent layer, whose quakes are ringed, if any.
+    static func html(name: String, layers: [ZoomLayer], table: EventTable, recentSince: Int64? = nil) -> String {
         var carried: [ZoomLayer] = []
         var position = [Int32](repeating: -1, count: table.count)
         var events: [Int] = []
@@ -48,6 +49,8 @@ enum PreviewWriter {
         data.string(name)
         data.raw(",\"events\":")
         data.integer(Int64(table.count))
+        data.raw(",\"recentSince\":")
+        if let recentSince { data.integer(recentSince / 1000) } else { data.raw("null") }
         writeLegend(&data)
         data.raw(",\"fields\":[")
         for (k, field) in fields.enumerated() {
