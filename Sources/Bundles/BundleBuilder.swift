@@ -95,13 +95,18 @@ enum BundleBuilder {
         for result in written { try result.get() }
         FreedMemory.release()
         stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
-        let warnings = thinning.actions.map { action -> String in
+        var warnings = thinning.actions.map { action -> String in
             let why = action.reason == .bytes
                 ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"
                 : "to stay under \(Format.count(thinningOptions.maxTileFeatures)) features"
             let rest = action.tile.z == thinningOptions.maxZoom ? "the rest only in its clusters" : "the rest from zoom \(action.tile.z + 1)"
             return "tile \(action.tile): \(Format.count(action.events)) events, kept \(Format.count(action.kept)) (what lower zooms draw, then the biggest) "
                 + "\(why); \(rest)"
+        }
+        if let recent, recent.events.count > options.geoJSONMaxFeatures, let days = options.recentDays {
+            warnings.insert("the recent layer holds \(Format.count(recent.events.count, "quake")) (more than the \(Format.count(options.geoJSONMaxFeatures)) "
+                            + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName): a --recent-days shorter than \(days) keeps it light",
+                            at: 0)
         }
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, warnings: warnings)
     }

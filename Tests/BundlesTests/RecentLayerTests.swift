@@ -129,6 +129,14 @@ import TestSupport
                 "the tiles hold 50 years, the recent layer one or two: \(history) against \(recent)")
     }
 
+    @Test func aRecentLayerOverTheGeoJSONLimitIsWarnedOf() throws {
+        let dir = TemporaryDirectory("recent-big")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let summary = try ExportHelpers.export(store, to: dir.path("bundles")) { Self.recent(&$0); $0.geoJSONMaxFeatures = 100 }
+        #expect(summary.warnings.first?.hasPrefix("the recent layer holds 196 quakes (more than the 100 features of a GeoJSON zoom)") == true,
+                "\(summary.warnings)")
+    }
+
     @Test func theBoundaryIsAWholeNumberOfPeriodsBeforeTheNewestQuake() {
         let day: Int64 = 86_400_000
         #expect(RecentLayer.boundary(newest: 60 * day, days: 30) == 30 * day)
