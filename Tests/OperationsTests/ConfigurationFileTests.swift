@@ -91,6 +91,7 @@ import TestSupport
         let c = try ConfigurationFile.parse(block, source: "README.md")
         #expect(c.selection.start == ISOTime.parse("2020-01-01") && c.selection.minMagnitude == 2.5)
         #expect(c.out?.path == "/srv/quakes" && c.export.thinning.magnitudeFloors.description == "0:6,3:5,5:4")
+        #expect(c.export.recentDays == 30)
         #expect(c.maxRejects == 100)
     }
 
