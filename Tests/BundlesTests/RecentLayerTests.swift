@@ -82,7 +82,16 @@ import TestSupport
         let dir = TemporaryDirectory("recent-boundary")
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
         let out = dir.path("bundles")
+        _ = try ExportHelpers.export(store, to: out, Self.recent)
+        // A revised quake of the history, with the boundary where it was: its tiles change, as in a full export.
+        var old = try #require(try store.events().values.min { ($0.time!, $0.id) < ($1.time!, $1.id) })
+        old.updated += 1_000
+        old.mag = (old.mag ?? 1) + 1.5
+        try store.upsert([old])
         let v1 = try ExportHelpers.export(store, to: out, Self.recent)
+        #expect(v1.encodedTiles > 0 && v1.reusedTiles > v1.encodedTiles)
+        let full1 = try ExportHelpers.export(store, to: dir.path("full1")) { Self.recent(&$0); $0.reuseTiles = false }
+        #expect(try ExportHelpers.differences(v1.directory, full1.directory) == [])
         let newest = try #require(try store.events().values.max { ($0.time!, $0.id) < ($1.time!, $1.id) })
 
         // A quake 45 days after the newest moves the boundary on by 30 days: a month of quakes joins the history.
