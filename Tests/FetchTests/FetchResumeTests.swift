@@ -63,7 +63,12 @@ import TestSupport
         // Timeouts longer than the stall, so the first run is still waiting when the second starts.
         let first = try QuakeBakeCLI.start(arguments + ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"])
         defer { if first.isRunning { first.terminate() }; first.waitUntilExit() }
-        try await waitUntil("the first fetch's first request") { try await !standIn.requests().isEmpty }
+        try await waitUntil("the first fetch's first request") {
+            guard first.isRunning else {
+                throw ChildProcess.Failure(description: "the first fetch ended (status \(first.terminationStatus)) before the stand-in saw a request")
+            }
+            return try await !standIn.requests().isEmpty
+        }
         let second = try await QuakeBakeCLI.run(arguments)
         #expect(first.isRunning)
         #expect(second.status == ExitStatus.temporaryFailure.rawValue)

@@ -30,6 +30,7 @@ public enum ChildProcess {
     /// A command that could not start, or that failed (see `Outcome.checked()`).
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
     }
 
     /// Runs the command to its end without blocking a thread of Swift's cooperative pool.
