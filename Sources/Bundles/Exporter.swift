@@ -72,11 +72,13 @@ public enum Exporter {
         // as the new file it compares is complete (see DeltaWriter).
         let kept = options.deltas ? publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) } : []
         let deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
+        let recent = options.recentDays.map { RecentLayer(table: table, days: $0) }
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {
             let (digest, touched) = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table,
                                                                 featureIDs: try assigning.wait(), highWaterMark: highWaterMark,
+                                                                recentSince: recent?.since,
                                                                 previous: previousDatabase,
                                                                 to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
             let started = Stopwatch.threadCPUSeconds()
@@ -88,7 +90,6 @@ public enum Exporter {
             return digest
         }
         scratch.waitsFor(appDatabase)
-        let recent = options.recentDays.map { RecentLayer(table: table, days: $0) }
         let (points, featureIDs) = try stopwatch.measure("ordered the points") { () -> (PointSet, FeatureIDs) in
             let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1, including: recent?.history)
             let featureIDs = try assigning.wait()

@@ -37,6 +37,12 @@ import TestSupport
         #expect(Set(features.compactMap { $0["id"] as? String }) == recentIDs && features.count == recentIDs.count)
         #expect(features.allSatisfy { ($0["properties"] as? [String: Any])?["minzoom"] as? Int == 0 })
 
+        // The app database names the boundary, and its rows from there on are the recent layer.
+        let appRecent = try await DatabaseQueue(path: v1.directory.appendingPathComponent("quakes.sqlite").path).read { db in
+            try String.fetchAll(db, sql: "SELECT id FROM events WHERE time >= (SELECT CAST(value AS INTEGER) FROM info WHERE name = 'recent_since')")
+        }
+        #expect(Set(appRecent) == recentIDs && appRecent.count == recentIDs.count)
+
         // The tiles: at the maximum zoom exactly the history, at every zoom no recent quake.
         let rowids = try Self.appRowIDs(v1.directory)
         let bundle = try await BundleReport.read(v1.directory)

@@ -58,8 +58,10 @@ enum AppDatabaseWriter {
     /// Given a copy of the previous bundle's database and the rows that changed since it was
     /// made, the unchanged rows are taken from there (the copy is used up); the file is the same,
     /// and `touched` says which rows may differ from the previous bundle's (nil: any row may).
+    /// `info` holds the schema, the store's high-water mark, the event count and, with a recent
+    /// layer, `recent_since` (ms: the app draws the events from then on itself).
     static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, highWaterMark: Int64,
-                      previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL,
+                      recentSince: Int64?, previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL,
                       logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
         let started = DispatchTime.now()
         var laps: [String] = [], lastCPU = Stopwatch.threadCPUSeconds()
@@ -112,6 +114,9 @@ enum AppDatabaseWriter {
                 }
                 try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('store_high_water_mark', ?), ('events', ?)",
                                arguments: [String(highWaterMark), String(table.count)])
+                if let recentSince {
+                    try db.execute(sql: "INSERT INTO info (name, value) VALUES ('recent_since', ?)", arguments: [String(recentSince)])
+                }
                 return .commit
             }
             lap("rows and indexes transferred")
