@@ -92,7 +92,8 @@ public struct WorkspaceStatus: Sendable, Codable {
             lines.append("archive: nothing fetched yet")
         }
         if let b = bundle {
-            lines.append("bundle: \(URL(fileURLWithPath: b.directory).lastPathComponent), \(Format.count(b.events, "event")), "
+            let recent = b.recent.map { " (\(Format.count($0.events)) in the recent layer, from \($0.since))" } ?? ""
+            lines.append("bundle: \(URL(fileURLWithPath: b.directory).lastPathComponent), \(Format.count(b.events, "event"))\(recent), "
                          + "\(Format.bytes(b.bytes)), published \(b.publishedAt) (\(Self.age(b.ageSeconds)) ago)"
                          + (b.warnings > 0 ? ", \(Format.count(b.warnings, "warning"))" : ""))
         } else {

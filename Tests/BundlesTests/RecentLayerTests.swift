@@ -130,6 +130,12 @@ import TestSupport
         _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-m6-1973-2023.csv.gz").path]).checked()
         _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--max-zoom", "6", "--recent-days", "366"]).checked()
         let bundle = directory.path("ws/bundles/current")
+        // `status` names the recent layer as the manifest does.
+        let status = try await QuakeBakeCLI.run(["status", "--workspace", root, "--json"]).checked().standardOutput
+        let shown = try #require(((try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])?["bundle"] as? [String: Any])?["recent"] as? [String: Any])
+        let recentMember = try #require(try Self.json(bundle.appendingPathComponent("manifest.json"))["recent"] as? [String: Any])
+        #expect(shown["since"] as? String == recentMember["since"] as? String && shown["events"] as? Int == recentMember["events"] as? Int)
+        #expect((shown["events"] as? Int ?? 0) > 50)
         let pictures = directory.path("pictures")
         try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
         struct View: Decodable { let quake: Int }
