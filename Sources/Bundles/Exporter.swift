@@ -97,10 +97,9 @@ public enum Exporter {
             return (points, featureIDs)
         }
         let cacheFile = EventCache.url(out: out)
-        let cacheTemporary = cacheFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst()))
+        let cacheTemporary = AtomicFile.temporary(cacheFile)
         let stateFile = ExportState.url(out: out)
-        let state = BundleBuilder.StateFiles(file: stateFile, temporary: stateFile.appendingPathExtension(String(AtomicFile.temporarySuffix.dropFirst())),
-                                             version: final.lastPathComponent)
+        let state = BundleBuilder.StateFiles(file: stateFile, temporary: AtomicFile.temporary(stateFile), version: final.lastPathComponent)
         scratch.temporaryFiles += [cacheTemporary, state.temporary]
         var cacheWriter: BackgroundWork<Void>?
         let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory,

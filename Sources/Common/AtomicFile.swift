@@ -7,6 +7,11 @@ public enum AtomicFile {
     /// Suffix of temporary files; anything ending in it is debris from a killed run.
     public static let temporarySuffix = ".qbtmp"
 
+    /// `url` with the temporary suffix: where a file is written before it is renamed into place.
+    public static func temporary(_ url: URL) -> URL {
+        url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + temporarySuffix)
+    }
+
     /// Atomically replaces (or creates) the file at `url` with `data`.
     public static func write(_ data: Data, to url: URL) throws {
         let directory = url.deletingLastPathComponent()
