@@ -63,7 +63,8 @@ enum BundleBuilder {
             try write(Data((options.style?.text ?? StyleWriter.json(name: options.name, recent: recent != nil)).utf8),
                       to: directory.appendingPathComponent("style.json"))
             try recent?.write(table: table, thinning: thinning, zoom: thinningOptions.minZoom, into: directory)
-            let shown = recent.map { recent in layers.map { $0.adding(recent.events) } } ?? layers
+            // Every zoom of the preview draws the recent quakes; at most half its room goes to them (the biggest).
+            let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumEvents / 2))) } } ?? layers
             try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, recentSince: recent?.since).utf8),
                       to: directory.appendingPathComponent("preview.html"))
         }
@@ -72,17 +73,36 @@ enum BundleBuilder {
         FreedMemory.release()
         stopwatch.lap("tileset metadata")
         let mbtilesRows = metadata.mbtilesRows
+        // Every tile as before, and the same metadata: the archives are the previous version's, byte
+        // for byte, and are copied (when only recent quakes changed, the common cron run).
+        let metadataDigest = metadata.digest
+        let sameArchives = reusable.map { $0.metadataDigest == metadataDigest && $0.tileCount == records.count } == true
+            && records.allSatisfy { $0.origin == .previous }
         let mbtiles = BackgroundWork("export.mbtiles") {
-            try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: directory.appendingPathComponent("quakes.mbtiles"))
+            let url = directory.appendingPathComponent("quakes.mbtiles")
+            if sameArchives, let previous {
+                try FileCopy.copy(previous.appendingPathComponent("quakes.mbtiles"), to: url)
+                SQLiteBuild.fsync(url)
+            } else {
+                try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: url)
+            }
             let encoded = previous.map { ($0, records.filter { $0.origin != .previous }.map(\.key)) }
             try DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
         }
         do {
-            let offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,
-                                                  header: metadata.pmtilesHeader, to: directory.appendingPathComponent("quakes.pmtiles"))
-            stopwatch.lap("wrote quakes.pmtiles")
+            let url = directory.appendingPathComponent("quakes.pmtiles")
+            let offsets: [UInt64]
+            if sameArchives, let previousArchive {
+                try FileCopy.copy(previousArchive, to: url)
+                SQLiteBuild.fsync(url)
+                offsets = records.map(\.offset)
+            } else {
+                offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,
+                                                  header: metadata.pmtilesHeader, to: url)
+            }
+            stopwatch.lap(sameArchives ? "copied quakes.pmtiles (every tile and the metadata as before)" : "wrote quakes.pmtiles")
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
-                           version: state.version, to: state.temporary)
+                           metadataDigest: metadataDigest, version: state.version, to: state.temporary)
             stopwatch.lap("wrote the export state")
         } catch {
             _ = try? mbtiles.wait()
@@ -103,9 +123,9 @@ enum BundleBuilder {
             return "tile \(action.tile): \(Format.count(action.events)) events, kept \(Format.count(action.kept)) (what lower zooms draw, then the biggest) "
                 + "\(why); \(rest)"
         }
-        if let recent, recent.events.count > options.geoJSONMaxFeatures, let days = options.recentDays {
+        if let recent, recent.events.count > options.geoJSONMaxFeatures {
             warnings.insert("the recent layer holds \(Format.count(recent.events.count, "quake")) (more than the \(Format.count(options.geoJSONMaxFeatures)) "
-                            + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName): a --recent-days shorter than \(days) keeps it light",
+                            + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName): a shorter --recent-days keeps it light",
                             at: 0)
         }
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, warnings: warnings)
@@ -167,8 +187,8 @@ enum BundleBuilder {
 
     /// Writes the export state: an entry per tile record and per oversize tile.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
-                                   optionsDigest: UInt64, version: String, to url: URL) throws {
-        try ExportState.write(optionsDigest: optionsDigest, version: version, count: records.count + oversize.count, entry: { i in
+                                   optionsDigest: UInt64, metadataDigest: UInt64, version: String, to url: URL) throws {
+        try ExportState.write(optionsDigest: optionsDigest, metadataDigest: metadataDigest, version: version, count: records.count + oversize.count, entry: { i in
             guard i < records.count else { return oversize[i - records.count] }
             let record = records[i]
             return ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offsets[i], length: record.length,

@@ -48,12 +48,9 @@ public struct ExportOptions: Hashable, Sendable {
     public var keep = 3
     /// Write deltas from the older versions kept, for apps that update by delta (off with `--no-deltas`).
     public var deltas = true
-    /// Keep the events of the last `recentDays` to twice that many days out of the tiles, in a
-    /// recent layer of their own (`--recent-days`; see `RecentLayer`): deltas stay small when
-    /// only recent events change. `nil`: every event is in the tiles.
-    public var recentDays: Int?
-    /// The longest recent layer allowed, in days.
-    public static let maximumRecentDays = 366
+    /// Keep the events of the last N to 2N days out of the tiles, in a recent layer of their own
+    /// (`--recent-days`; see `RecentLayer`): deltas stay small when only recent events change.
+    public var recentDays = RecentDays.auto
     /// Start from the current bundle (off with `--full`; the result is the same either way): read
     /// only the store rows that changed since it was made, and reuse its unchanged tiles and rows.
     public var reuseTiles = true
@@ -67,9 +64,7 @@ public struct ExportOptions: Hashable, Sendable {
         guard keep >= 1 else { throw QuakeBakeError("--keep must be at least 1, not \(keep)", exitStatus: .usage) }
         guard geoJSONMaxFeatures >= 0 else { throw QuakeBakeError("--geojson-max-features must not be negative", exitStatus: .usage) }
         guard !name.isEmpty else { throw QuakeBakeError("--name must not be empty", exitStatus: .usage) }
-        if let recentDays, !(1...Self.maximumRecentDays).contains(recentDays) {
-            throw QuakeBakeError("--recent-days must be 1…\(Self.maximumRecentDays), not \(recentDays)", exitStatus: .usage)
-        }
+        try recentDays.validate()
     }
 
     /// The options that shape the bundle's content, as written into the manifest
@@ -77,7 +72,6 @@ public struct ExportOptions: Hashable, Sendable {
     var contentJSON: JSON {
         let s = selection, t = thinning
         let styleDigest: JSON = style.map { .string("sha256:" + $0.digest) } ?? .null
-        let recent: [(String, JSON)] = recentDays.map { [("recent_days", .int($0))] } ?? []
         return .object([
             ("selection", .object([
                 ("since", s.since.map { .string(ISOTime.format(milliseconds: $0)) } ?? .null),
@@ -102,6 +96,7 @@ public struct ExportOptions: Hashable, Sendable {
             ("geojson_max_features", .int(geoJSONMaxFeatures)),
             ("name", .string(name)),
             ("style", styleDigest),
-        ] + recent)
+            ("recent_days", recentDays.json),
+        ])
     }
 }

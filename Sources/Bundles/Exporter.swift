@@ -72,7 +72,7 @@ public enum Exporter {
         // as the new file it compares is complete (see DeltaWriter).
         let kept = options.deltas ? publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) } : []
         let deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
-        let recent = options.recentDays.map { RecentLayer(table: table, days: $0) }
+        let recent = RecentLayer.chosen(options.recentDays, table: table)
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {

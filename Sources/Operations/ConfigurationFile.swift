@@ -128,7 +128,10 @@ public enum ConfigurationFile {
         export.selection.eventTypes = try s.strings("event_types") ?? export.selection.eventTypes
         export.keep = try s.int("keep", atLeast: 1) ?? export.keep
         export.deltas = try s.bool("deltas") ?? export.deltas
-        export.recentDays = try s.int("recent_days", atLeast: 1) ?? export.recentDays
+        if let text = try s.string("recent_days") {
+            guard let days = RecentDays(text) else { throw Section.error(s.path, "recent_days: \"\(text)\" is not auto, off or a number of days") }
+            export.recentDays = days
+        }
         export.geoJSONMaxFeatures = try s.int("geojson_max_features") ?? export.geoJSONMaxFeatures
         export.name = try s.string("name") ?? export.name
         do {

@@ -26,9 +26,9 @@ struct BundleFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Bundle versions to keep, the new one included (default 3).", valueName: "n")) var keep: Int?
     @Flag(inversion: .prefixedNo, help: "Write deltas from the older versions kept, for apps that update by delta (default on).")
     var deltas: Bool?
-    @Option(help: ArgumentHelp("Keep the quakes of the last N to 2N days out of the tiles, in recent.geojson (drawn by style.json over the tiles): app updates by delta then stay small, the tiles changing once every N days (default: off, every quake in the tiles).",
-                               valueName: "N"))
-    var recentDays: Int?
+    @Option(help: ArgumentHelp("Keep the quakes of the last N to 2N days out of the tiles, in recent.geojson (drawn by style.json over the tiles): app updates by delta then stay small, the tiles changing once every N days. auto (the default): \(RecentDays.defaultDays) days when they hold at most a tenth of the selection; off: every quake in the tiles.",
+                               valueName: "N|auto|off"))
+    var recentDays: RecentDays?
     @Option(help: ArgumentHelp("Write GeoJSON (and a preview layer) for zooms with at most this many features (default 50,000).",
                                valueName: "n"))
     var geojsonMaxFeatures: Int?
@@ -62,3 +62,6 @@ struct BundleFlags: ParsableArguments {
 }
 
 extension ThinningOptions.Method: ExpressibleByArgument {}
+extension RecentDays: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}

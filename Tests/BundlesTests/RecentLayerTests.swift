@@ -13,7 +13,7 @@ import TestSupport
     /// A year of CONUS M2.5+ quakes (2019): the 30-day boundary falls on 2019-11-10.
     static let sample = "query-conus-m2.5-2019.geojson.gz"
     static let days = 30
-    static func recent(_ options: inout ExportOptions) { options.recentDays = days }
+    static func recent(_ options: inout ExportOptions) { options.recentDays = .days(days) }
 
     @Test func recentQuakesLeaveTheTilesForTheirOwnLayerAndTheirChangesLeaveTheTilesAlone() async throws {
         let dir = TemporaryDirectory("recent")
@@ -156,6 +156,29 @@ import TestSupport
         let summary = try ExportHelpers.export(store, to: dir.path("bundles")) { Self.recent(&$0); $0.geoJSONMaxFeatures = 100 }
         #expect(summary.warnings.first?.hasPrefix("the recent layer holds 196 quakes (more than the 100 features of a GeoJSON zoom)") == true,
                 "\(summary.warnings)")
+    }
+
+    /// By default (`auto`) a catalog of months or years gets a layer of a week; a catalog of a
+    /// week, where it would be most of the map, none; `off` none whatever the catalog.
+    @Test func byDefaultALongCatalogGetsAWeekAndAShortOneNone() throws {
+        let dir = TemporaryDirectory("recent-auto")
+        let year = try TestStore(workspace: dir.path("year"), samples: [Self.sample])
+        let events = try year.events().values
+        let v1 = try ExportHelpers.export(year, to: dir.path("year-bundles")) { _ in }
+        let recent = try #require(try Self.json(v1.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any])
+        let since = RecentLayer.boundary(newest: events.compactMap(\.time).max()!, days: RecentDays.defaultDays)
+        let inWeek = events.filter { $0.time! >= since }.count
+        #expect(recent["since_ms"] as? Int64 == since && recent["events"] as? Int == inWeek)
+        #expect(inWeek > 20 && inWeek * 10 <= events.count)
+        let off = try ExportHelpers.export(year, to: dir.path("year-off")) { $0.recentDays = .off }
+        #expect(try Self.json(off.directory.appendingPathComponent("manifest.json"))["recent"] == nil)
+        #expect(!FileManager.default.fileExists(atPath: off.directory.appendingPathComponent("recent.geojson").path))
+
+        let week = try TestStore(workspace: dir.path("week"), samples: ["feed-all_week-2018-06.geojson.gz"])
+        let v2 = try ExportHelpers.export(week, to: dir.path("week-bundles")) { _ in }
+        #expect(try Self.json(v2.directory.appendingPathComponent("manifest.json"))["recent"] == nil)
+        #expect(!FileManager.default.fileExists(atPath: v2.directory.appendingPathComponent("recent.geojson").path))
+        #expect(v2.events == (try week.events().count))
     }
 
     @Test func theBoundaryIsAWholeNumberOfPeriodsBeforeTheNewestQuake() {

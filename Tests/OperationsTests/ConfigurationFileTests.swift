@@ -71,6 +71,8 @@ import TestSupport
         ("selection: [1, 2]", "should be a mapping"),
         ("fetch:\n  overlap: soon", "not a duration"),
         ("{ unclosed", "not valid YAML"),
+        ("export:\n  recent_days: soon", "recent_days: \"soon\" is not auto, off or a number of days"),
+        ("export:\n  recent_days: 400", "--recent-days must be auto, off or 1…366, not 400"),
     ])
     func mistakesAreNamed(text: String, message: String) {
         do {
@@ -91,7 +93,7 @@ import TestSupport
         let c = try ConfigurationFile.parse(block, source: "README.md")
         #expect(c.selection.start == ISOTime.parse("2020-01-01") && c.selection.minMagnitude == 2.5)
         #expect(c.out?.path == "/srv/quakes" && c.export.thinning.magnitudeFloors.description == "0:6,3:5,5:4")
-        #expect(c.export.recentDays == 30)
+        #expect(c.export.recentDays == .days(30))
         #expect(c.maxRejects == 100)
     }
 
@@ -99,5 +101,12 @@ import TestSupport
         let c = try ConfigurationFile.parse("", source: "empty.yaml")
         #expect(c.fetch.service.host == "earthquake.usgs.gov")
         #expect(c.maxRejects == 100)
+        #expect(c.export.recentDays == .auto)
+    }
+
+    @Test func theRecentLayerIsAutoOffOrANumberOfDays() throws {
+        for (text, days) in [("auto", "auto"), ("off", "off"), ("false", "off"), ("14", "14")] {
+            #expect(try ConfigurationFile.parse("export:\n  recent_days: \(text)", source: "bake.yaml").export.recentDays.description == days, "\(text)")
+        }
     }
 }

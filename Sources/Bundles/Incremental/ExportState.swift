@@ -12,15 +12,15 @@ import QuakeTiles
 /// export-state.bin`, names (by digest) the version directory whose PMTiles it describes,
 /// and is used only while that version is current.
 ///
-/// Binary, little-endian: magic `QBEXPST3`, options digest (u64), version digest (u64),
-/// entry count (u64), then 56-byte entries sorted by tile: packed key, content hash,
+/// Binary, little-endian: magic `QBEXPST4`, options digest (u64), version digest (u64),
+/// metadata digest (u64, `TilesetMetadata.digest`), entry count (u64), then 56-byte entries sorted by tile: packed key, content hash,
 /// offset, length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
 /// clusters in the tile (2 × u32).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
-    static let magic = Array("QBEXPST3".utf8)
+    static let magic = Array("QBEXPST4".utf8)
     private static let entrySize = 56
-    private static let headerSize = 32
+    private static let headerSize = 40
 
     /// The state file under the output directory `out`.
     static func url(out: URL) -> URL {
@@ -48,14 +48,20 @@ struct ExportState: Sendable {
 
     /// Digest of the options that shape tile bytes; entries are reusable only when it matches.
     let optionsDigest: UInt64
+    /// Digest of the metadata the version's archives hold (`TilesetMetadata.digest`).
+    let metadataDigest: UInt64
     /// Sorted by key, then oversize flag, then content hash.
     let entries: [Entry]
 
     /// A state of `entries`, sorted by key, oversize flag and content hash.
-    init(optionsDigest: UInt64, entries: [Entry]) {
+    init(optionsDigest: UInt64, metadataDigest: UInt64, entries: [Entry]) {
         self.optionsDigest = optionsDigest
+        self.metadataDigest = metadataDigest
         self.entries = entries
     }
+
+    /// The tiles of the version's archives (the oversize entries are not tiles).
+    var tileCount: Int { entries.reduce(0) { $0 + ($1.oversize ? 0 : 1) } }
 
     /// Whether `a` comes before `b` in a state.
     private static func precedes(_ a: Entry, _ b: Entry) -> Bool {
@@ -105,7 +111,7 @@ struct ExportState: Sendable {
     /// At 200,000 tiles the entries are some 12 MB and this runs at the export's memory peak:
     /// each is made as it is written, in the file's order (only their keys are held, to sort
     /// by), through a 64 KB buffer.
-    static func write(optionsDigest: UInt64, version: String, count: Int, entry: (Int) -> Entry, to url: URL) throws {
+    static func write(optionsDigest: UInt64, metadataDigest: UInt64, version: String, count: Int, entry: (Int) -> Entry, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let order = RadixSort.order(by: (0..<count).map { entry($0).key }) { precedes(entry($0), entry($1)) }
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
@@ -117,6 +123,7 @@ struct ExportState: Sendable {
         out.append(contentsOf: Self.magic)
         put(optionsDigest)
         put(versionDigest(version))
+        put(metadataDigest)
         put(UInt64(count))
         for i in order {
             let e = entry(Int(i))
@@ -139,7 +146,7 @@ struct ExportState: Sendable {
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
             func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
             guard u64(16) == versionDigest(version) else { return nil }
-            guard let count = Int(exactly: u64(24)), count <= data.count / entrySize,
+            guard let count = Int(exactly: u64(32)), count <= data.count / entrySize,
                   data.count == headerSize + count * entrySize else { return nil }
             var entries: [Entry] = []
             entries.reserveCapacity(count)
@@ -151,7 +158,7 @@ struct ExportState: Sendable {
             }
             // Written in order; a file that is not was not written by this export.
             guard zip(entries, entries.dropFirst()).allSatisfy({ !precedes($1, $0) }) else { return nil }
-            return ExportState(optionsDigest: u64(8), entries: entries)
+            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), entries: entries)
         }
     }
 }

@@ -1,4 +1,5 @@
 import QuakeCatalog
+import QuakeCommon
 import QuakeTiles
 
 /// What the MBTiles `metadata` table and the PMTiles metadata say about the
@@ -111,6 +112,16 @@ struct TilesetMetadata {
             ("description", .string(Self.description)), ("attribution", .string(Self.attribution)),
             ("vector_layers", vectorLayers), ("tilestats", tilestats),
         ])
+    }
+
+    /// A digest of what the metadata puts in both archives (the header's fields are among the
+    /// rows): with the same tiles and the same digest, the archives come out byte for byte as
+    /// before. `archiveFormat` changes when a writer changes the bytes it makes of them.
+    var digest: UInt64 {
+        let archiveFormat = 1
+        var text = "\(archiveFormat)\u{0}"
+        for (name, value) in mbtilesRows { text += name + "\u{0}" + value + "\u{0}" }
+        return SipHasher.hash(Array((text + pmtilesJSON.text).utf8))
     }
 
     /// The PMTiles header fields taken from the metadata.
