@@ -36,7 +36,7 @@ enum BundleBuilder {
         let data = try TileData(fresh: directory.appendingPathComponent("tiles" + AtomicFile.temporarySuffix), previous: previousArchive)
         let reusable = data.hasPrevious ? previousState : nil
         let unchanged = reusable == nil ? nil : read.previous.map {
-            unchangedEvents($0, keys: read.snapshot.eventKeys, featureIDs: featureIDs, options: thinningOptions)
+            unchangedEvents($0, keys: read.snapshot.eventKeys, featureIDs: featureIDs, options: thinningOptions, recentSince: recent?.since)
         }
         let baker = TileBaker(table: table, points: points, featureIDs: featureIDs, options: thinningOptions,
                               previous: reusable, unchanged: unchanged, data: data, progress: progress)
@@ -48,7 +48,8 @@ enum BundleBuilder {
         thinned(thinning.minZoom, featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] })
         FreedMemory.release()
         stopwatch.lap("thinned and made \(records.count) tiles (\(baked.encoded) encoded: \(baked.encodedFeatures) features, "
-                      + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), thinning \(String(format: "%.2f", baked.thinningSeconds)) s)")
+                      + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), "
+                      + (baked.thinningTaken ? "the previous export's thinning)" : "thinning \(String(format: "%.2f", baked.thinningSeconds)) s)"))
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
 
         // The GeoJSON zooms, the timeline and preview, and the MBTiles are written on threads of
@@ -102,7 +103,8 @@ enum BundleBuilder {
             }
             stopwatch.lap(sameArchives ? "copied quakes.pmtiles (every tile and the metadata as before)" : "wrote quakes.pmtiles")
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
-                           metadataDigest: metadataDigest, version: state.version, to: state.temporary)
+                           metadataDigest: metadataDigest, heldEvents: points.byRank.count, cuts: baked.thinning.actions,
+                           version: state.version, to: state.temporary)
             stopwatch.lap("wrote the export state")
         } catch {
             _ = try? mbtiles.wait()
@@ -134,7 +136,7 @@ enum BundleBuilder {
     /// What the previous export knew of each event of this one: known when it was there unchanged
     /// and its feature id has not moved (a collision came or went), and the tiles that lost an event.
     private static func unchangedEvents(_ previous: SelectionRead.Previous, keys: [UInt64], featureIDs: FeatureIDs,
-                                        options: ThinningOptions) -> TileBaker.UnchangedEvents {
+                                        options: ThinningOptions, recentSince: Int64?) -> TileBaker.UnchangedEvents {
         var known = previous.known
         for event in featureIDs.movedEvents { known[event] = false }
         if !previous.movedKeys.isEmpty {
@@ -142,7 +144,8 @@ enum BundleBuilder {
             for (event, key) in keys.enumerated() where moved.contains(key) { known[event] = false }
         }
         var stale = Set<UInt64>()
-        for (longitude, latitude) in previous.removed {
+        // An event of the recent layer was in no tile (the previous export had the same boundary: its state is reused only then).
+        for (longitude, latitude, time) in previous.removed where time < recentSince ?? .max {
             let x = WebMercator.worldX(longitude: longitude), y = WebMercator.worldY(latitude: latitude)
             for zoom in options.minZoom...options.maxZoom {
                 stale.insert(TileKey(z: zoom, x: WebMercator.tileIndex(x, zoom: zoom), y: WebMercator.tileIndex(y, zoom: zoom)).packed)
@@ -187,8 +190,9 @@ enum BundleBuilder {
 
     /// Writes the export state: an entry per tile record and per oversize tile.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
-                                   optionsDigest: UInt64, metadataDigest: UInt64, version: String, to url: URL) throws {
-        try ExportState.write(optionsDigest: optionsDigest, metadataDigest: metadataDigest, version: version, count: records.count + oversize.count, entry: { i in
+                                   optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, cuts: [Thinning.GuardAction],
+                                   version: String, to url: URL) throws {
+        try ExportState.write(optionsDigest: optionsDigest, metadataDigest: metadataDigest, heldEvents: heldEvents, cuts: cuts, version: version, count: records.count + oversize.count, entry: { i in
             guard i < records.count else { return oversize[i - records.count] }
             let record = records[i]
             return ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offsets[i], length: record.length,

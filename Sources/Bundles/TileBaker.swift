@@ -52,6 +52,8 @@ struct TileBaker {
         let passes: Int
         /// Wall seconds spent thinning (every pass thins all events at every zoom).
         let thinningSeconds: Double
+        /// Whether the thinning was the previous export's (see `previousThinning`).
+        let thinningTaken: Bool
     }
 
     /// Per event, what the previous export knew of it (see `SelectionRead.Previous`).
@@ -176,10 +178,11 @@ struct TileBaker {
         let planned = zooms.reduce(0) { $0 + TileRun.all(points: points, zoom: $1).count }
         var thinningSeconds = 0.0
         var pass = 0
+        var taken = previousThinning()
         while true {
             pass += 1
             let thinningStarted = Date()
-            let thinning = Thinning(points: points, options: options, byteLimits: limits, reusing: lastPass?.choice)
+            let thinning = taken ?? Thinning(points: points, options: options, byteLimits: limits, reusing: lastPass?.choice)
             thinningSeconds += Date().timeIntervalSince(thinningStarted)
             let maker = RunMaker(baker: self, thinning: thinning, lastPass: lastPass)
             var output = PassOutput(maxZoom: options.maxZoom)
@@ -198,9 +201,17 @@ struct TileBaker {
             }
             if output.tooBig.isEmpty {
                 let reused = output.records.reduce(0) { $0 + ($1.origin == .previous ? 1 : 0) }
-                return Result(thinning: thinning, records: output.records, oversize: oversize, encoded: work.encoded,
+                // A thinning taken over had no first pass to find the tiles too big: they are the previous export's.
+                let tooBig = taken != nil ? (previous?.entries.filter(\.oversize) ?? []) : oversize
+                return Result(thinning: thinning, records: output.records, oversize: tooBig, encoded: work.encoded,
                               encodedFeatures: work.features, encodedBytes: work.bytes, reused: reused, passes: pass,
-                              thinningSeconds: thinningSeconds)
+                              thinningSeconds: thinningSeconds, thinningTaken: taken != nil)
+            }
+            if taken != nil {
+                // Not expected (its tiles were all made before, within the limits); thin anew rather than trust it.
+                taken = nil
+                oversize = []
+                continue
             }
             for tile in output.tooBig {
                 guard tile.events > 0 else {
@@ -213,6 +224,18 @@ struct TileBaker {
             lastPass = Pass(minZoom: thinning.minZoom, choice: thinning.choice, records: output.records, tooBig: output.tooBig,
                             slots: output.slots)
         }
+    }
+
+    /// The previous export's thinning, when it is this one's: every event of the tiles is one
+    /// the previous export knew, unchanged and under the same feature id, none of its events
+    /// is gone, and there are as many (a cron run whose changes are all in the recent layer).
+    /// The thinning depends on nothing else, so the sweeps need not run again.
+    private func previousThinning() -> Thinning? {
+        guard let previous, let unchanged, unchanged.staleTiles.isEmpty, previous.heldEvents == points.byRank.count,
+              points.byRank.allSatisfy({ unchanged.known[Int($0)] }) else { return nil }
+        var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
+        for event in points.byRank { minZoom[Int(event)] = unchanged.minZoom[Int(event)] }
+        return Thinning(minZoom: minZoom, actions: previous.cuts)
     }
 
     /// The runs in batches of at most `batchTiles` tiles and (unless one tile alone is more) `batchEvents` events.

@@ -45,6 +45,13 @@ public struct Thinning: Sendable {
 
         /// The limit that was hit.
         public enum Reason: String, Sendable { case features, bytes }
+
+        public init(tile: TileKey, events: Int, kept: Int, reason: Reason) {
+            self.tile = tile
+            self.events = events
+            self.kept = kept
+            self.reason = reason
+        }
     }
 
     /// What the spacing method chose before the size guard. The guard's byte limits change
@@ -103,6 +110,11 @@ public struct Thinning: Sendable {
         var minZoom = minZoom
         for e in events { minZoom[e] = UInt8(zoom) }
         return Thinning(minZoom: minZoom, actions: actions, choice: choice)
+    }
+
+    /// A thinning made before (an earlier export's, of the same points and options).
+    public init(minZoom: [UInt8], actions: [GuardAction]) {
+        self.init(minZoom: minZoom, actions: actions, choice: nil)
     }
 
     private init(minZoom: [UInt8], actions: [GuardAction], choice: Choice?) {

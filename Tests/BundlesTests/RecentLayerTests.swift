@@ -84,6 +84,48 @@ import TestSupport
         #expect(try ExportHelpers.differences(v2.directory, full.directory) == [])
     }
 
+    /// A cron run whose changes are all recent (revisions, a deletion) leaves the tiles' events as
+    /// they were: the export takes the previous thinning over, size-guard cuts included, and
+    /// makes what a full export makes; a change to the history thins anew.
+    @Test func aRecentOnlyRunTakesTheThinningOverAsAFullExportWouldMakeIt() throws {
+        let dir = TemporaryDirectory("recent-taken")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        func options(_ o: inout ExportOptions) {
+            Self.recent(&o)
+            o.thinning.maxTileFeatures = 150  // the 2019 Ridgecrest sequence overfills its tiles: guard cuts
+        }
+        let out = dir.path("bundles")
+        let v1 = try ExportHelpers.export(store, to: out, options)
+        #expect(v1.warnings.count >= 2, "\(v1.warnings)")
+        let events = try store.events().values.sorted { ($0.time!, $0.id) > ($1.time!, $1.id) }
+        try store.upsert(events.prefix(10).map { event -> QuakeEvent in
+            var e = event
+            e.updated += 1_000
+            e.mag = (e.mag ?? 1) + 0.3
+            return e
+        })
+        try store.delete([events[20].id], updated: events[20].updated + 1_000)
+        let log = RecordedLog()
+        let v2 = try ExportHelpers.export(store, to: out, logger: log.logger, options)
+        #expect(log.messages.contains { $0.contains("the previous export's thinning") }, "\(log.messages)")
+        #expect(v2.encodedTiles == 0)
+        let full2 = try ExportHelpers.export(store, to: dir.path("full2")) { options(&$0); $0.reuseTiles = false }
+        #expect(v2.warnings == full2.warnings && v2.warnings == v1.warnings)
+        #expect(try ExportHelpers.differences(v2.directory, full2.directory) == [])
+
+        // A quake of the history revised: thinned anew, as a full export.
+        var old = try #require(events.last)
+        old.updated += 1_000
+        old.mag = (old.mag ?? 1) + 2
+        try store.upsert([old])
+        let log3 = RecordedLog()
+        let v3 = try ExportHelpers.export(store, to: out, logger: log3.logger, options)
+        #expect(!log3.messages.contains { $0.contains("the previous export's thinning") })
+        let full3 = try ExportHelpers.export(store, to: dir.path("full3")) { options(&$0); $0.reuseTiles = false }
+        #expect(v3.warnings == full3.warnings)
+        #expect(try ExportHelpers.differences(v3.directory, full3.directory) == [])
+    }
+
     @Test func aMovedBoundaryGivesTheTilesAFullExportMakesEitherWay() throws {
         let dir = TemporaryDirectory("recent-boundary")
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])

@@ -12,15 +12,22 @@ import QuakeTiles
 /// export-state.bin`, names (by digest) the version directory whose PMTiles it describes,
 /// and is used only while that version is current.
 ///
-/// Binary, little-endian: magic `QBEXPST4`, options digest (u64), version digest (u64),
-/// metadata digest (u64, `TilesetMetadata.digest`), entry count (u64), then 56-byte entries sorted by tile: packed key, content hash,
+/// It also keeps the thinning's size-guard cuts and how many events the tiles were made
+/// of, so that an export whose tiles' events are all as before takes the thinning over
+/// (see `TileBaker`).
+///
+/// Binary, little-endian: magic `QBEXPST5`, options digest (u64), version digest (u64),
+/// metadata digest (u64, `TilesetMetadata.digest`), events in the tiles (u64), entry count
+/// (u64), cut count (u64); then 56-byte entries sorted by tile: packed key, content hash,
 /// offset, length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
-/// clusters in the tile (2 × u32).
+/// clusters in the tile (2 × u32); then 24-byte cuts in the thinning's order: packed key,
+/// events, kept, reason (u32 each: 0 features, 1 bytes), zero (u32).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
-    static let magic = Array("QBEXPST4".utf8)
+    static let magic = Array("QBEXPST5".utf8)
     private static let entrySize = 56
-    private static let headerSize = 40
+    private static let headerSize = 56
+    private static let cutSize = 24
 
     /// The state file under the output directory `out`.
     static func url(out: URL) -> URL {
@@ -50,14 +57,20 @@ struct ExportState: Sendable {
     let optionsDigest: UInt64
     /// Digest of the metadata the version's archives hold (`TilesetMetadata.digest`).
     let metadataDigest: UInt64
+    /// Events the tiles were made of (the point set's).
+    let heldEvents: Int
     /// Sorted by key, then oversize flag, then content hash.
     let entries: [Entry]
+    /// The thinning's size-guard cuts, in its order.
+    let cuts: [Thinning.GuardAction]
 
     /// A state of `entries`, sorted by key, oversize flag and content hash.
-    init(optionsDigest: UInt64, metadataDigest: UInt64, entries: [Entry]) {
+    init(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, entries: [Entry], cuts: [Thinning.GuardAction]) {
         self.optionsDigest = optionsDigest
         self.metadataDigest = metadataDigest
+        self.heldEvents = heldEvents
         self.entries = entries
+        self.cuts = cuts
     }
 
     /// The tiles of the version's archives (the oversize entries are not tiles).
@@ -111,7 +124,8 @@ struct ExportState: Sendable {
     /// At 200,000 tiles the entries are some 12 MB and this runs at the export's memory peak:
     /// each is made as it is written, in the file's order (only their keys are held, to sort
     /// by), through a 64 KB buffer.
-    static func write(optionsDigest: UInt64, metadataDigest: UInt64, version: String, count: Int, entry: (Int) -> Entry, to url: URL) throws {
+    static func write(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, cuts: [Thinning.GuardAction], version: String,
+                      count: Int, entry: (Int) -> Entry, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let order = RadixSort.order(by: (0..<count).map { entry($0).key }) { precedes(entry($0), entry($1)) }
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
@@ -124,7 +138,9 @@ struct ExportState: Sendable {
         put(optionsDigest)
         put(versionDigest(version))
         put(metadataDigest)
+        put(UInt64(heldEvents))
         put(UInt64(count))
+        put(UInt64(cuts.count))
         for i in order {
             let e = entry(Int(i))
             put(e.key); put(e.contentHash); put(e.offset); put(e.length); put(UInt32(e.oversize ? 1 : 0))
@@ -133,6 +149,9 @@ struct ExportState: Sendable {
                 try file.write(contentsOf: out)
                 out.removeAll(keepingCapacity: true)
             }
+        }
+        for cut in cuts {
+            put(cut.tile.packed); put(UInt32(cut.events)); put(UInt32(cut.kept)); put(UInt32(cut.reason == .bytes ? 1 : 0)); put(UInt32(0))
         }
         try file.write(contentsOf: out)
         try file.synchronize()
@@ -146,8 +165,9 @@ struct ExportState: Sendable {
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
             func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
             guard u64(16) == versionDigest(version) else { return nil }
-            guard let count = Int(exactly: u64(32)), count <= data.count / entrySize,
-                  data.count == headerSize + count * entrySize else { return nil }
+            guard let held = Int(exactly: u64(32)), let count = Int(exactly: u64(40)), let cutCount = Int(exactly: u64(48)),
+                  count <= data.count / entrySize, cutCount <= data.count / cutSize,
+                  data.count == headerSize + count * entrySize + cutCount * cutSize else { return nil }
             var entries: [Entry] = []
             entries.reserveCapacity(count)
             for i in 0..<count {
@@ -158,7 +178,12 @@ struct ExportState: Sendable {
             }
             // Written in order; a file that is not was not written by this export.
             guard zip(entries, entries.dropFirst()).allSatisfy({ !precedes($1, $0) }) else { return nil }
-            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), entries: entries)
+            let cuts = (0..<cutCount).map { i -> Thinning.GuardAction in
+                let p = headerSize + count * entrySize + i * cutSize
+                return Thinning.GuardAction(tile: TileKey(packed: u64(p)), events: Int(u32(p + 8)), kept: Int(u32(p + 12)),
+                                            reason: u32(p + 16) == 1 ? .bytes : .features)
+            }
+            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), heldEvents: held, entries: entries, cuts: cuts)
         }
     }
 }

@@ -17,8 +17,8 @@ enum SelectionRead {
         let known: [Bool]
         /// Its minzoom in the previous export (meaningful where `known`).
         let minZoom: [UInt8]
-        /// Where the previous export's events that are gone or changed were (longitude, latitude).
-        let removed: [(longitude: Double, latitude: Double)]
+        /// Where and when the previous export's events that are gone or changed were.
+        let removed: [(longitude: Double, latitude: Double, time: Int64)]
         /// Keys of the events whose feature id a collision had moved in the previous export.
         let movedKeys: [UInt64]
     }
@@ -111,7 +111,7 @@ enum SelectionRead {
         if !vanished.isEmpty {
             for (event, key) in snapshot.eventKeys.enumerated() where vanished.contains(key) { removed.append(event) }
         }
-        let positions = removed.map { (snapshot.table.longitude[$0], snapshot.table.latitude[$0]) }
+        let positions = removed.map { (snapshot.table.longitude[$0], snapshot.table.latitude[$0], snapshot.table.time[$0]) }
         let gone = removed.map { snapshot.table.id($0) }
         snapshot.table.removeEvents(removed)
         snapshot.eventKeys.remove(atAscending: removed)
