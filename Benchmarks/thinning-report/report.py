@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """How well a tileset shows a set of quakes, zoom by zoom (issue 14's measures).
 
-    report.py EVENTS.csv TILES.mbtiles [TILES.mbtiles ...]
+    report.py EVENTS.csv TILES.mbtiles[+ALWAYS.geojson] [TILES.mbtiles ...]
 
 EVENTS.csv: id,longitude,latitude,mag (mag empty when unknown): the selected events.
+`+ALWAYS.geojson` adds points drawn at every zoom beside the tiles (a bundle's recent
+layer, `recent.geojson`, which its style.json draws over the tiles' quakes).
 For each MBTiles (ours, tippecanoe's…) and each zoom it prints:
-  drawn      point features in the zoom's tiles (the quakes a person sees)
+  drawn      point features in the zoom's tiles and the ALWAYS file (the quakes a person sees)
   p50/p95/max  screen distance, in pixels of 512-pixel tiles (as MapLibre draws vector
              tiles), from every selected event to the nearest drawn quake
   missed     of the events a biggest-first 32-pixel sweep keeps (magnitude descending,
@@ -14,7 +16,7 @@ For each MBTiles (ours, tippecanoe's…) and each zoom it prints:
 Independent of quake-bake: it reads the tiles with mapbox-vector-tile and projects with
 the textbook Web Mercator formula.
 """
-import csv, gzip, math, sqlite3, sys
+import csv, gzip, json, math, sqlite3, sys
 from concurrent.futures import ProcessPoolExecutor
 
 import mapbox_vector_tile
@@ -94,21 +96,35 @@ def sweep(order, ux, uy, radius):
     return kept
 
 
-def report(events, path, pool):
+def read_always(path):
+    """The points of a GeoJSON FeatureCollection: (ids, unit x, unit y)."""
+    if not path:
+        return [], [], []
+    with open(path) as f:
+        features = json.load(f)["features"]
+    lon = np.array([f["geometry"]["coordinates"][0] for f in features], dtype=float)
+    lat = np.array([f["geometry"]["coordinates"][1] for f in features], dtype=float)
+    ux, uy = project(lon, lat)
+    return [str(f.get("id", f["properties"].get("id", ""))) for f in features], ux.tolist(), uy.tolist()
+
+
+def report(events, argument, pool):
+    path, _, always_path = argument.partition("+")
+    always = read_always(always_path)
     ids, lon, lat, mag = events
     ux, uy = project(lon, lat)
     uxl, uyl = ux.tolist(), uy.tolist()
     order = sorted(range(len(ids)), key=lambda e: (math.isnan(mag[e]), -mag[e] if not math.isnan(mag[e]) else 0, ids[e]))
     db = sqlite3.connect(path)
     zooms = [z for (z,) in db.execute("SELECT DISTINCT zoom_level FROM tiles ORDER BY zoom_level")]
-    print(f"\n{path}")
+    print(f"\n{path}" + (f" with {len(always[0]):,} quakes of {always_path} at every zoom" if always_path else ""))
     print(f"{'zoom':>4} {'drawn':>9} {'p50':>7} {'p95':>7} {'max':>8} {'missed':>15} {'tiles':>7} {'largest':>9}")
     previous = None
     for z in zooms:
         rows = db.execute("SELECT zoom_level, tile_column, tile_row, tile_data FROM tiles WHERE zoom_level = ?", (z,)).fetchall()
         largest = max(len(r[3]) for r in rows)
         chunks = [rows[i::8] for i in range(8)]
-        drawn_ids, xs, ys = [], [], []
+        drawn_ids, xs, ys = list(always[0]), list(always[1]), list(always[2])
         for i, x, y in pool.map(decode, chunks):
             drawn_ids += i; xs += x; ys += y
         scale = 512 * (1 << z)

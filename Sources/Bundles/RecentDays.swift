@@ -3,17 +3,18 @@ import QuakeCommon
 
 /// How many days the recent layer holds (`--recent-days auto|off|N`; see `RecentLayer`).
 public enum RecentDays: Sendable, Hashable, CustomStringConvertible {
-    /// `defaultDays` days when the selection is long enough for it (see `RecentLayer.chosen`),
+    /// `autoDays` days when the selection is long enough for it (see `RecentLayer.chosen`),
     /// none otherwise: a catalog of years gets small deltas, a catalog of weeks keeps every
     /// quake in the tiles.
     case auto
-    /// Every quake in the tiles.
+    /// Every quake in the tiles (the default: a client that reads tiles alone sees every
+    /// quake, and the biggest-first guarantee of the thinning holds over all of them).
     case off
     /// The last `N` to `2N` days apart from the tiles, whatever the selection.
     case days(Int)
 
     /// The recent layer's length under `auto`: a week, the span of USGS's "past week" feeds.
-    public static let defaultDays = 7
+    public static let autoDays = 7
     /// The longest recent layer allowed, in days.
     public static let maximumDays = 366
 

@@ -3,7 +3,7 @@ import QuakeCatalog
 import QuakeCommon
 import QuakeTiles
 
-/// The recent layer (`--recent-days`, on by default for long catalogs): the events of the last N to 2N days are kept out
+/// The recent layer (`--recent-days N` or `auto`): the events of the last N to 2N days are kept out
 /// of the tiles and drawn from `recent.geojson` (or, in an app, from its own `events` rows
 /// with `time >= since`), every one at every zoom.
 ///
@@ -33,7 +33,7 @@ public struct RecentLayer: Sendable {
     static let autoMaximumEvents = 10_000
 
     /// The recent layer `choice` makes of `table`, if any: none for an empty selection (no
-    /// newest event to count from); under `auto`, one of `RecentDays.defaultDays` days when it
+    /// newest event to count from); under `auto`, one of `RecentDays.autoDays` days when it
     /// holds a small part of the selection, so that a catalog of weeks keeps every quake in
     /// the tiles and the map thinned.
     static func chosen(_ choice: RecentDays, table: EventTable) -> RecentLayer? {
@@ -42,10 +42,10 @@ public struct RecentLayer: Sendable {
         case .off: return nil
         case .days(let days): return RecentLayer(table: table, days: days)
         case .auto:
-            let since = boundary(newest: table.time.max() ?? 0, days: RecentDays.defaultDays)
+            let since = boundary(newest: table.time.max() ?? 0, days: RecentDays.autoDays)
             let recent = table.time.reduce(0) { $0 + ($1 >= since ? 1 : 0) }
             guard recent * autoShare <= table.count, recent <= autoMaximumEvents else { return nil }
-            return RecentLayer(table: table, days: RecentDays.defaultDays)
+            return RecentLayer(table: table, days: RecentDays.autoDays)
         }
     }
 

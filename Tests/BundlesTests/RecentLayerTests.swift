@@ -200,24 +200,24 @@ import TestSupport
                 "\(summary.warnings)")
     }
 
-    /// By default (`auto`) a catalog of months or years gets a layer of a week; a catalog of a
-    /// week, where it would be most of the map, none; `off` none whatever the catalog.
-    @Test func byDefaultALongCatalogGetsAWeekAndAShortOneNone() throws {
+    /// `--recent-days auto`: a catalog of months or years gets a layer of a week; a catalog of a
+    /// week, where it would be most of the map, none. By default (`off`) none whatever the catalog.
+    @Test func autoGivesALongCatalogAWeekAndAShortOneNone() throws {
         let dir = TemporaryDirectory("recent-auto")
         let year = try TestStore(workspace: dir.path("year"), samples: [Self.sample])
         let events = try year.events().values
-        let v1 = try ExportHelpers.export(year, to: dir.path("year-bundles")) { _ in }
+        let v1 = try ExportHelpers.export(year, to: dir.path("year-bundles")) { $0.recentDays = .auto }
         let recent = try #require(try Self.json(v1.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any])
-        let since = RecentLayer.boundary(newest: events.compactMap(\.time).max()!, days: RecentDays.defaultDays)
+        let since = RecentLayer.boundary(newest: events.compactMap(\.time).max()!, days: RecentDays.autoDays)
         let inWeek = events.filter { $0.time! >= since }.count
         #expect(recent["since_ms"] as? Int64 == since && recent["events"] as? Int == inWeek)
         #expect(inWeek > 20 && inWeek * 10 <= events.count)
-        let off = try ExportHelpers.export(year, to: dir.path("year-off")) { $0.recentDays = .off }
+        let off = try ExportHelpers.export(year, to: dir.path("year-off")) { _ in }
         #expect(try Self.json(off.directory.appendingPathComponent("manifest.json"))["recent"] == nil)
         #expect(!FileManager.default.fileExists(atPath: off.directory.appendingPathComponent("recent.geojson").path))
 
         let week = try TestStore(workspace: dir.path("week"), samples: ["feed-all_week-2018-06.geojson.gz"])
-        let v2 = try ExportHelpers.export(week, to: dir.path("week-bundles")) { _ in }
+        let v2 = try ExportHelpers.export(week, to: dir.path("week-bundles")) { $0.recentDays = .auto }
         #expect(try Self.json(v2.directory.appendingPathComponent("manifest.json"))["recent"] == nil)
         #expect(!FileManager.default.fileExists(atPath: v2.directory.appendingPathComponent("recent.geojson").path))
         #expect(v2.events == (try week.events().count))
