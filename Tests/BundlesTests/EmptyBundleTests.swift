@@ -67,6 +67,27 @@ import TestSupport
         #expect(filled.events == 1 && filled.warnings.isEmpty && filled.rowsRead == 1)
         #expect(try ExportHelpers.differences(filled.directory, full.directory) == [])
     }
+    /// With a recent layer asked for, an empty selection has none (there is no newest quake to
+    /// count its boundary from): no `recent` member, no recent.geojson, no `recent_since`.
+    @Test func anEmptySelectionHasNoRecentLayer() throws {
+        let dir = TemporaryDirectory("empty-recent")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let strongest = try #require(try store.events().values.compactMap(\.mag).max())
+        let summary = try ExportHelpers.export(store, to: dir.path("bundles")) {
+            $0.selection.minMagnitude = strongest + 0.5
+            $0.thinning.maxZoom = 4
+            $0.recentDays = .days(7)
+        }
+        #expect(summary.events == 0)
+        let manifest = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: summary.directory.appendingPathComponent("manifest.json")))
+        #expect(manifest["recent"] == nil)
+        #expect(!FileManager.default.fileExists(atPath: summary.directory.appendingPathComponent("recent.geojson").path))
+        let since = try DatabaseQueue(path: summary.directory.appendingPathComponent("quakes.sqlite").path).read {
+            try String.fetchOne($0, sql: "SELECT value FROM info WHERE name = 'recent_since'")
+        }
+        #expect(since == nil)
+    }
+
     /// The app database: empty, with its R-tree and indexes.
     private static func expectAnEmptyAppDatabase(_ url: URL) throws {
         let queue = try DatabaseQueue(path: url.path)
