@@ -56,7 +56,9 @@ enum BundleBuilder {
         // their own while this one makes the metadata and writes the PMTiles: the tiles are done,
         // so the cores are free.
         let zooms = zoomSummaries(records: records, thinning: thinning, options: thinningOptions, events: table.count)
-        let geoJSONZooms = zooms.filter { $0.events + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
+        // A zoom's GeoJSON holds the tiles' quakes and clusters; the recent layer, which the zoom draws too, has its own file.
+        let recentCount = recent?.events.count ?? 0
+        let geoJSONZooms = zooms.filter { $0.events - recentCount + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
         let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)
         let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
         let preview = BackgroundWork("export.preview") {
@@ -127,7 +129,8 @@ enum BundleBuilder {
         }
         if let recent, recent.events.count > options.geoJSONMaxFeatures {
             warnings.insert("the recent layer holds \(Format.count(recent.events.count, "quake")) (more than the \(Format.count(options.geoJSONMaxFeatures)) "
-                            + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName): a shorter --recent-days keeps it light",
+                            + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName) (the preview draws the biggest "
+                            + "\(Format.count(min(recent.events.count, PreviewWriter.maximumEvents / 2)))): a shorter --recent-days keeps it light",
                             at: 0)
         }
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, warnings: warnings)

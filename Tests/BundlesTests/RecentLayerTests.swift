@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuakeBundles
 import QuakeCatalog
+import QuakeCommon
 import Testing
 import TestSupport
 
@@ -198,6 +199,14 @@ import TestSupport
         let summary = try ExportHelpers.export(store, to: dir.path("bundles")) { Self.recent(&$0); $0.geoJSONMaxFeatures = 100 }
         #expect(summary.warnings.first?.hasPrefix("the recent layer holds 196 quakes (more than the 100 features of a GeoJSON zoom)") == true,
                 "\(summary.warnings)")
+        // A zoom's GeoJSON holds the history's quakes and clusters alone: the low zooms still fit, and the preview carries them.
+        let z0 = try #require(try JSONSerialization.jsonObject(with: Gzip.decompress(Data(contentsOf: summary.directory.appendingPathComponent("geojson/z0.geojson.gz")))) as? [String: Any])
+        let features = try #require(z0["features"] as? [[String: Any]])
+        #expect(!features.isEmpty && features.count <= 100)
+        let recentIDs = Set(try #require(try Self.json(summary.directory.appendingPathComponent("recent.geojson"))["features"] as? [[String: Any]]).compactMap { $0["id"] as? String })
+        #expect(Set(features.compactMap { $0["id"] as? String }).isDisjoint(with: recentIDs))
+        let preview = try String(contentsOf: summary.directory.appendingPathComponent("preview.html"), encoding: .utf8)
+        #expect(preview.contains("\"zooms\":[{\"zoom\":0"))
     }
 
     /// `--recent-days auto`: a catalog of months or years gets a layer of a week; a catalog of a
