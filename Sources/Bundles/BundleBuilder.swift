@@ -84,8 +84,7 @@ enum BundleBuilder {
         let mbtiles = BackgroundWork("export.mbtiles") {
             let url = directory.appendingPathComponent("quakes.mbtiles")
             if sameArchives, let previous {
-                try FileCopy.copy(previous.appendingPathComponent("quakes.mbtiles"), to: url)
-                SQLiteBuild.fsync(url)
+                try copyArchive(previous.appendingPathComponent("quakes.mbtiles"), to: url)
             } else {
                 try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: url)
             }
@@ -96,8 +95,7 @@ enum BundleBuilder {
             let url = directory.appendingPathComponent("quakes.pmtiles")
             let offsets: [UInt64]
             if sameArchives, let previousArchive {
-                try FileCopy.copy(previousArchive, to: url)
-                SQLiteBuild.fsync(url)
+                try copyArchive(previousArchive, to: url)
                 offsets = records.map(\.offset)
             } else {
                 offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,
@@ -119,11 +117,17 @@ enum BundleBuilder {
         for result in written { try result.get() }
         FreedMemory.release()
         stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
+        return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms,
+                     warnings: warnings(thinning, recent: recent, options: options))
+    }
+
+    /// The export's warnings: a recent layer too big for a GeoJSON zoom, then the size guard's cuts.
+    private static func warnings(_ thinning: Thinning, recent: RecentLayer?, options: ExportOptions) -> [String] {
         var warnings = thinning.actions.map { action -> String in
             let why = action.reason == .bytes
-                ? "to stay under \(Format.count(thinningOptions.maxTileBytes)) bytes compressed"
-                : "to stay under \(Format.count(thinningOptions.maxTileFeatures)) features"
-            let rest = action.tile.z == thinningOptions.maxZoom ? "the rest only in its clusters" : "the rest from zoom \(action.tile.z + 1)"
+                ? "to stay under \(Format.count(options.thinning.maxTileBytes)) bytes compressed"
+                : "to stay under \(Format.count(options.thinning.maxTileFeatures)) features"
+            let rest = action.tile.z == options.thinning.maxZoom ? "the rest only in its clusters" : "the rest from zoom \(action.tile.z + 1)"
             return "tile \(action.tile): \(Format.count(action.events)) events, kept \(Format.count(action.kept)) (what lower zooms draw, then the biggest) "
                 + "\(why); \(rest)"
         }
@@ -133,7 +137,13 @@ enum BundleBuilder {
                             + "\(Format.count(min(recent.events.count, PreviewWriter.maximumEvents / 2)))): a shorter --recent-days keeps it light",
                             at: 0)
         }
-        return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, warnings: warnings)
+        return warnings
+    }
+
+    /// Copies the previous version's archive, which this version would write byte for byte, and flushes it to disk.
+    private static func copyArchive(_ source: URL, to url: URL) throws {
+        try FileCopy.copy(source, to: url)
+        SQLiteBuild.fsync(url)
     }
 
     /// What the previous export knew of each event of this one: known when it was there unchanged
