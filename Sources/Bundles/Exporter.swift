@@ -49,7 +49,7 @@ public enum Exporter {
         let read = try stopwatch.measure({ (read: SelectionRead.Result) in
             "read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(read.snapshot.table.count) events"
         }) {
-            let read = try SelectionRead.read(reader, scanned: try scan.wait(), options: options, cache: &cache)
+            let read = try SelectionRead.read(reader, scanned: try scan.take(), options: options, cache: &cache)
             FreedMemory.release()
             return read
         }

@@ -46,23 +46,31 @@ extension EventTable {
         return values
     }
 
-    /// The distinct values of `numbers`, ascending (-0 and 0 as 0): counted in a hash table
-    /// while they are few (magnitudes, zooms), sorted whole when they are many (times, depths).
-    public static func distinctSorted(_ numbers: [Double]) -> [Double] {
+    /// How many distinct values `numbers` holds and the smallest `limit` of them, ascending
+    /// (-0 and 0 as 0): counted in a hash table while they are few (magnitudes, zooms), sorted
+    /// whole, in place, when they are many (times, depths: `numbers` is then left sorted, and
+    /// no list of them all is made, at the export's memory peak).
+    public static func distinctValues(_ numbers: inout [Double], limit: Int) -> (count: Int, smallest: [Double], largest: Double?) {
         var index = ValueIndex(expected: 1 << 10)
         var distinct: [Double] = []
         for n in numbers {
             let v = n == 0 ? 0.0 : n
             if index.index(of: v.bitPattern, kind: .double, next: UInt32(distinct.count)) == nil { distinct.append(v) }
             if distinct.count > 1 << 12 {
-                var all = numbers
-                RadixSort.sort(&all)
-                distinct.removeAll()
-                for n in all where distinct.last != n { distinct.append(n) }
-                return distinct
+                RadixSort.sort(&numbers)
+                var count = 0
+                var smallest: [Double] = []
+                var last: Double?
+                for n in numbers where last != n {
+                    count += 1
+                    if smallest.count < limit { smallest.append(n) }
+                    last = n
+                }
+                return (count, smallest, last)
             }
         }
-        return distinct.sorted()
+        distinct.sort()
+        return (distinct.count, Array(distinct.prefix(limit)), distinct.last)
     }
 
     /// How many distinct values text attribute number `index` takes among the events `included`

@@ -46,16 +46,19 @@ enum SelectionRead {
     /// Reads the selection of `options`, incrementally when `cache` is given and few rows changed;
     /// `scanned` holds the key of every row (`StoreReader.rowKeys()`). The cache is taken (set to
     /// `nil`), so that its table is updated in place rather than copied.
-    static func read(_ reader: StoreReader, scanned: [(key: UInt64, rowid: Int64)], options: ExportOptions,
+    static func read(_ reader: StoreReader, scanned: consuming [(key: UInt64, rowid: Int64)], options: ExportOptions,
                      cache: inout EventCache?) throws -> Result {
         if var taken = cache {
             cache = nil
             if let result = try update(&taken, scanned: scanned, reader: reader, options: options) { return result }
         }
-        var (table, keys) = try reader.readSelected(options.selection, attributes: options.attributes)
+        // The keys alone, before the table is read: the scan (twice their size) is let go.
         var all = scanned.map(\.key)
+        scanned = []
         RadixSort.sort(&all)
+        var (table, keys) = try reader.readSelected(options.selection, attributes: options.attributes)
         let others = StoreSnapshot.otherKeys(all: all, selected: keys)
+        all = []
         if let order = spatialOrder(table) {
             table.reorder(order)
             keys = keys.reordered(order)

@@ -71,12 +71,12 @@ struct TilesetMetadata {
         // Counts and sorted values need no order: the shown events in table order read the columns in sequence.
         let shown = { thinning.minZoom[$0] != Thinning.never }
         if attribute.fieldType == "Number" {
-            let numbers = attribute == .minzoom
+            var numbers = attribute == .minzoom
                 ? thinning.minZoom.filter { $0 != Thinning.never }.map(Double.init) : table.numbers(index, of: shown)
-            let distinct = EventTable.distinctSorted(numbers)
+            let distinct = EventTable.distinctValues(&numbers, limit: 100)
             members += [("count", .int(distinct.count)), ("type", .string("number")),
-                        ("values", .array(distinct.prefix(100).map { .double($0) }))]
-            if let low = distinct.first, let high = distinct.last { members += [("min", .double(low)), ("max", .double(high))] }
+                        ("values", .array(distinct.smallest.map { .double($0) }))]
+            if let low = distinct.smallest.first, let high = distinct.largest { members += [("min", .double(low)), ("max", .double(high))] }
         } else {
             let count = table.distinctTextCount(index, of: shown)
             let values = table.firstDistinctTexts(index, in: byRank, of: shown, limit: min(100, count))
