@@ -53,24 +53,27 @@ extension EventTable {
     public static func distinctValues(_ numbers: inout [Double], limit: Int) -> (count: Int, smallest: [Double], largest: Double?) {
         var index = ValueIndex(expected: 1 << 10)
         var distinct: [Double] = []
-        for n in numbers {
-            let v = n == 0 ? 0.0 : n
+        // By position: a loop over the array itself would hold its storage, and sorting it
+        // inside the loop would copy it.
+        for i in numbers.indices {
+            let v = numbers[i] == 0 ? 0.0 : numbers[i]
             if index.index(of: v.bitPattern, kind: .double, next: UInt32(distinct.count)) == nil { distinct.append(v) }
-            if distinct.count > 1 << 12 {
-                RadixSort.sort(&numbers)
-                var count = 0
-                var smallest: [Double] = []
-                var last: Double?
-                for n in numbers where last != n {
-                    count += 1
-                    if smallest.count < limit { smallest.append(n) }
-                    last = n
-                }
-                return (count, smallest, last)
-            }
+            if distinct.count > 1 << 12 { break }
         }
-        distinct.sort()
-        return (distinct.count, Array(distinct.prefix(limit)), distinct.last)
+        guard distinct.count > 1 << 12 else {
+            distinct.sort()
+            return (distinct.count, Array(distinct.prefix(limit)), distinct.last)
+        }
+        RadixSort.sort(&numbers)
+        var count = 0
+        var smallest: [Double] = []
+        var last: Double?
+        for n in numbers where last != n {
+            count += 1
+            if smallest.count < limit { smallest.append(n) }
+            last = n
+        }
+        return (count, smallest, last)
     }
 
     /// How many distinct values text attribute number `index` takes among the events `included`
