@@ -67,7 +67,7 @@ enum BundleBuilder {
                       to: directory.appendingPathComponent("style.json"))
             try recent?.write(table: table, thinning: thinning, zoom: thinningOptions.minZoom, into: directory)
             // Every zoom of the preview draws the recent quakes; at most half its room goes to them (the biggest).
-            let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumEvents / 2))) } } ?? layers
+            let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumRecentEvents))) } } ?? layers
             try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, recentSince: recent?.since).utf8),
                       to: directory.appendingPathComponent("preview.html"))
         }
@@ -134,7 +134,7 @@ enum BundleBuilder {
         if let recent, recent.events.count > options.geoJSONMaxFeatures {
             warnings.insert("the recent layer holds \(Format.count(recent.events.count, "quake")) (more than the \(Format.count(options.geoJSONMaxFeatures)) "
                             + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName) (the preview draws the biggest "
-                            + "\(Format.count(min(recent.events.count, PreviewWriter.maximumEvents / 2)))): a shorter --recent-days keeps it light",
+                            + "\(Format.count(min(recent.events.count, PreviewWriter.maximumRecentEvents)))): a shorter --recent-days keeps it light",
                             at: 0)
         }
         return warnings

@@ -42,10 +42,9 @@ public struct RecentLayer: Sendable {
         case .off: return nil
         case .days(let days): return RecentLayer(table: table, days: days)
         case .auto:
-            let since = boundary(newest: table.time.max() ?? 0, days: RecentDays.autoDays)
-            let recent = table.time.reduce(0) { $0 + ($1 >= since ? 1 : 0) }
-            guard recent * autoShare <= table.count, recent <= autoMaximumEvents else { return nil }
-            return RecentLayer(table: table, days: RecentDays.autoDays)
+            let layer = RecentLayer(table: table, days: RecentDays.autoDays)
+            let recent = layer.events.count
+            return recent * autoShare <= table.count && recent <= autoMaximumEvents ? layer : nil
         }
     }
 

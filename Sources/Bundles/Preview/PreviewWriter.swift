@@ -12,6 +12,8 @@ enum PreviewWriter {
     /// The most events the page carries: about 160 bytes each with their places in the zooms'
     /// lists, so the page stays under 3 MB (1.2 MB for the 440,633-event catalog: zooms 0–4).
     static let maximumEvents = 15_000
+    /// The most of them that are quakes of the recent layer (its biggest), drawn at every zoom.
+    static let maximumRecentEvents = maximumEvents / 2
     /// Bars of the time histogram.
     static let histogramBins = 400
 
