@@ -103,7 +103,8 @@ enum BundleBuilder {
             }
             stopwatch.lap(sameArchives ? "copied quakes.pmtiles (every tile and the metadata as before)" : "wrote quakes.pmtiles")
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
-                           metadataDigest: metadataDigest, heldEvents: points.byRank.count, cuts: baked.thinning.actions,
+                           metadataDigest: metadataDigest, heldEvents: points.byRank.count,
+                           maximaDigest: ExportState.maximaDigest(baked.thinning.wholeSelectionMaxima, table: table), cuts: baked.thinning.actions,
                            version: state.version, to: state.temporary)
             stopwatch.lap("wrote the export state")
         } catch {
@@ -203,9 +204,10 @@ enum BundleBuilder {
 
     /// Writes the export state: an entry per tile record and per oversize tile.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
-                                   optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, cuts: [Thinning.GuardAction],
-                                   version: String, to url: URL) throws {
-        try ExportState.write(optionsDigest: optionsDigest, metadataDigest: metadataDigest, heldEvents: heldEvents, cuts: cuts, version: version, count: records.count + oversize.count, entry: { i in
+                                   optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64,
+                                   cuts: [Thinning.GuardAction], version: String, to url: URL) throws {
+        try ExportState.write(optionsDigest: optionsDigest, metadataDigest: metadataDigest, heldEvents: heldEvents,
+                              maximaDigest: maximaDigest, cuts: cuts, version: version, count: records.count + oversize.count, entry: { i in
             guard i < records.count else { return oversize[i - records.count] }
             let record = records[i]
             return ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offsets[i], length: record.length,

@@ -50,7 +50,7 @@ public struct ExportOptions: Hashable, Sendable {
     public var deltas = true
     /// Keep the events of the last N to 2N days out of the tiles, in a recent layer of their own
     /// (`--recent-days`; see `RecentLayer`): deltas stay small when only recent events change.
-    public var recentDays = RecentDays.off
+    public var recentDays = RecentDays.auto
     /// Start from the current bundle (off with `--full`; the result is the same either way): read
     /// only the store rows that changed since it was made, and reuse its unchanged tiles and rows.
     public var reuseTiles = true

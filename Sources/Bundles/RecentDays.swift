@@ -4,11 +4,10 @@ import QuakeCommon
 /// How many days the recent layer holds (`--recent-days auto|off|N`; see `RecentLayer`).
 public enum RecentDays: Sendable, Hashable, CustomStringConvertible {
     /// `autoDays` days when the selection is long enough for it (see `RecentLayer.chosen`),
-    /// none otherwise: a catalog of years gets small deltas, a catalog of weeks keeps every
-    /// quake in the tiles.
+    /// none otherwise (the default): a catalog of years gets small deltas, a catalog of weeks
+    /// keeps every quake in the tiles.
     case auto
-    /// Every quake in the tiles (the default: a client that reads tiles alone sees every
-    /// quake, and the biggest-first guarantee of the thinning holds over all of them).
+    /// Every quake in the tiles: for a client that reads the tiles alone.
     case off
     /// The last `N` to `2N` days apart from the tiles, whatever the selection.
     case days(Int)

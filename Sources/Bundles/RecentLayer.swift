@@ -3,7 +3,7 @@ import QuakeCatalog
 import QuakeCommon
 import QuakeTiles
 
-/// The recent layer (`--recent-days N` or `auto`): the events of the last N to 2N days are kept out
+/// The recent layer (`--recent-days N` or `auto`, the default): the events of the last N to 2N days are kept out
 /// of the tiles and drawn from `recent.geojson` (or, in an app, from its own `events` rows
 /// with `time >= since`), every one at every zoom.
 ///

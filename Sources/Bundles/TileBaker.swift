@@ -178,11 +178,15 @@ struct TileBaker {
         let planned = zooms.reduce(0) { $0 + TileRun.all(points: points, zoom: $1).count }
         var thinningSeconds = 0.0
         var pass = 0
-        var taken = previousThinning()
+        let thinningStarted = Date()
+        let (previousTaken, biggestFirst) = previousThinning()
+        var taken = previousTaken
+        thinningSeconds += Date().timeIntervalSince(thinningStarted)
         while true {
             pass += 1
             let thinningStarted = Date()
-            let thinning = taken ?? Thinning(points: points, options: options, byteLimits: limits, reusing: lastPass?.choice)
+            let thinning = taken ?? Thinning(points: points, options: options, byteLimits: limits, reusing: lastPass?.choice,
+                                             biggestFirst: biggestFirst)
             thinningSeconds += Date().timeIntervalSince(thinningStarted)
             let maker = RunMaker(baker: self, thinning: thinning, lastPass: lastPass)
             var output = PassOutput(maxZoom: options.maxZoom)
@@ -228,14 +232,23 @@ struct TileBaker {
 
     /// The previous export's thinning, when it is this one's: every event of the tiles is one
     /// the previous export knew, unchanged and under the same feature id, none of its events
-    /// is gone, and there are as many (a cron run whose changes are all in the recent layer).
-    /// The thinning depends on nothing else, so the sweeps need not run again.
-    private func previousThinning() -> Thinning? {
+    /// is gone, there are as many, and the recent layer's quakes make the thinning draw the same
+    /// maxima (a cron run whose changes are all in the recent layer). The thinning depends on
+    /// nothing else, so only the biggest-first sweeps run again, not the cover.
+    /// When those maxima differ, the biggest-first sweeps made to find them are returned for the
+    /// thinning (they are the same).
+    private func previousThinning() -> (Thinning?, Thinning.BiggestFirst?) {
         guard let previous, let unchanged, unchanged.staleTiles.isEmpty, previous.heldEvents == points.byRank.count,
-              points.byRank.allSatisfy({ unchanged.known[Int($0)] }) else { return nil }
+              points.byRank.allSatisfy({ unchanged.known[Int($0)] }) else { return (nil, nil) }
+        var biggestFirst: Thinning.BiggestFirst?
+        if options.method == .spacing && !points.wholeBySize.isEmpty {
+            biggestFirst = Thinning.BiggestFirst(points: points, options: options)
+        }
+        let maxima = biggestFirst?.wholeSelectionMaxima ?? []
+        guard ExportState.maximaDigest(maxima, table: table) == previous.maximaDigest else { return (nil, biggestFirst) }
         var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
         for event in points.byRank { minZoom[Int(event)] = unchanged.minZoom[Int(event)] }
-        return Thinning(minZoom: minZoom, actions: previous.cuts)
+        return (Thinning(minZoom: minZoom, actions: previous.cuts, wholeSelectionMaxima: maxima), nil)
     }
 
     /// The runs in batches of at most `batchTiles` tiles and (unless one tile alone is more) `batchEvents` events.

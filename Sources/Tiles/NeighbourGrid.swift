@@ -7,6 +7,9 @@
 /// the table keeps no keys and a question touches one slot and the points it checks. The
 /// sweeps of the spacing thinning ask millions of these questions per zoom, in an order
 /// unrelated to position; the cache misses of a bigger table were most of their time.
+///
+/// Each point carries tags (two bits): two sweeps over the same events, whose kept sets
+/// mostly agree, share one grid and one walk per question (see `SpacingSweep`).
 struct NeighbourGrid {
     /// The search radius in fixed-point world units.
     let radius: Int64
@@ -18,7 +21,17 @@ struct NeighbourGrid {
     private struct Point {
         let x: UInt32
         let y: UInt32
-        let next: Int32
+        /// The tags in the top two bits; below, the next point of the list plus one (0: none).
+        let link: UInt32
+
+        init(x: UInt32, y: UInt32, tags: UInt8, next: Int32) {
+            self.x = x
+            self.y = y
+            link = UInt32(tags) << 30 | UInt32(next + 1)
+        }
+
+        var tags: UInt8 { UInt8(link >> 30) }
+        var next: Int32 { Int32(link & (1 << 30 - 1)) - 1 }
     }
 
     /// An empty grid for searches within `radius` units (at least 1).
@@ -34,39 +47,51 @@ struct NeighbourGrid {
         points.reserveCapacity(expected)
     }
 
-    /// Adds a point.
-    mutating func insert(x px: UInt32, y py: UInt32) {
+    /// Adds a point with `tags` (1 or 2 or both; 1 when the grid has one kind of point).
+    mutating func insert(x px: UInt32, y py: UInt32, tags: UInt8 = 1) {
+        precondition(points.count < 1 << 30 - 1, "a neighbour grid holds fewer than 2^30 points")
         if points.count >= heads.count { grow() }
         let slot = self.slot(px >> shift, py >> shift)
-        points.append(Point(x: px, y: py, next: heads[slot]))
+        points.append(Point(x: px, y: py, tags: tags, next: heads[slot]))
         heads[slot] = Int32(points.count - 1)
     }
 
     /// Whether a point of the grid lies within `radius` of (px, py).
     func hasPoint(near px: UInt32, _ py: UInt32) -> Bool {
+        tags(near: px, py, all: 1) != 0
+    }
+
+    /// Which of the tags `all` the points within `radius` of (px, py) carry, together; the walk
+    /// stops once it has found them all.
+    func tags(near px: UInt32, _ py: UInt32, all: UInt8) -> UInt8 {
         let cx = px >> shift, cy = py >> shift
         // The disc reaches its own column and row and the one on the nearer side of each.
         let half = UInt32(truncatingIfNeeded: (UInt64(1) << shift) >> 1)
         let ox = px &- (cx << shift) < half ? (cx > 0 ? cx - 1 : cx) : cx &+ 1
         let oy = py &- (cy << shift) < half ? (cy > 0 ? cy - 1 : cy) : cy &+ 1
-        if listHasPoint(slot(cx, cy), near: px, py) { return true }
-        if ox != cx && listHasPoint(slot(ox, cy), near: px, py) { return true }
-        if oy != cy && listHasPoint(slot(cx, oy), near: px, py) { return true }
-        return ox != cx && oy != cy && listHasPoint(slot(ox, oy), near: px, py)
+        var found = listTags(slot(cx, cy), near: px, py, all: all)
+        if found != all && ox != cx { found |= listTags(slot(ox, cy), near: px, py, all: all) }
+        if found != all && oy != cy { found |= listTags(slot(cx, oy), near: px, py, all: all) }
+        if found != all && ox != cx && oy != cy { found |= listTags(slot(ox, oy), near: px, py, all: all) }
+        return found
     }
 
     @inline(__always)
-    private func listHasPoint(_ slot: Int, near px: UInt32, _ py: UInt32) -> Bool {
+    private func listTags(_ slot: Int, near px: UInt32, _ py: UInt32, all: UInt8) -> UInt8 {
         var p = heads[slot]
         let r2 = radius * radius
+        var found: UInt8 = 0
         while p >= 0 {
             let point = points[Int(p)]
             // A point of another cell sharing the slot may be far: compare the sides before squaring.
             let dx = Int64(point.x) - Int64(px), dy = Int64(point.y) - Int64(py)
-            if abs(dx) <= radius && abs(dy) <= radius && dx * dx + dy * dy <= r2 { return true }
+            if abs(dx) <= radius && abs(dy) <= radius && dx * dx + dy * dy <= r2 {
+                found |= point.tags & all
+                if found == all { return found }
+            }
             p = point.next
         }
-        return false
+        return found
     }
 
     @inline(__always)
@@ -82,7 +107,7 @@ struct NeighbourGrid {
         points.removeAll(keepingCapacity: true)
         for point in old {
             let slot = self.slot(point.x >> shift, point.y >> shift)
-            points.append(Point(x: point.x, y: point.y, next: heads[slot]))
+            points.append(Point(x: point.x, y: point.y, tags: point.tags, next: heads[slot]))
             heads[slot] = Int32(points.count - 1)
         }
     }

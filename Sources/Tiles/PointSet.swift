@@ -27,6 +27,11 @@ public struct PointSet: Sendable {
     /// Event numbers biggest first as the spacing thinning sweeps them: magnitude descending
     /// (unknown last), ties by id ascending.
     public let bySize: [UInt32]
+    /// When the point set holds only some events: every event of the table, held or not, in the
+    /// order of `bySize` (empty when it holds them all). The biggest-first rule is judged over the
+    /// whole selection: an event apart (the recent layer's, drawn at every zoom) that is bigger
+    /// keeps its neighbours out of that sweep as it does on the map (see `SpacingSweep`).
+    public let wholeBySize: [UInt32]
     /// Event numbers in Morton order of their position, ties by rank.
     public let order: [UInt32]
     /// The Morton code of `order[i]`.
@@ -56,9 +61,15 @@ public struct PointSet: Sendable {
         RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
                            by: { table.idPrecedes($0, $1) })
         let idKeys = (0..<count).map(table.idPrefixKey)
-        var bySize = RadixSort.order(by: magnitudeKeys, start: held(RadixSort.order(by: idKeys)))
-        RadixSort.sortRuns(&bySize, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && idKeys[$0] == idKeys[$1] }, by: { table.idPrecedes($0, $1) })
-        self.bySize = bySize
+        let byID = RadixSort.order(by: idKeys)
+        func bySize(_ start: [UInt32]) -> [UInt32] {
+            var order = RadixSort.order(by: magnitudeKeys, start: start)
+            RadixSort.sortRuns(&order, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && idKeys[$0] == idKeys[$1] }, by: { table.idPrecedes($0, $1) })
+            return order
+        }
+        let wholeBySize = bySize(byID)
+        self.bySize = held(wholeBySize)
+        self.wholeBySize = including == nil ? [] : wholeBySize
         self.byRank = byRank
         var rank = [UInt32](repeating: including == nil ? 0 : .max, count: count)
         for (r, event) in byRank.enumerated() { rank[Int(event)] = UInt32(r) }

@@ -8,7 +8,11 @@
 ///
 /// 1. **Biggest first.** Sweeping the events biggest first (magnitude descending, unknown
 ///    last, ties by id), each one with no event kept by this sweep within 32 px is drawn.
-///    Every event that is the biggest within 32 px of itself is among them.
+///    Every event that is the biggest within 32 px of itself is among them. When some events
+///    are drawn apart from the tiles at every zoom (the recent layer: the point set holds the
+///    others), the sweep is judged over the whole selection: each held event kept by the sweep
+///    of the held events alone or by the sweep of all is drawn (`wholeSelectionMaxima` are the
+///    latter alone), so the rule holds for the map as drawn, and holds for the tiles alone too.
 /// 2. **Cover.** In the same order, each event with no drawn quake within 12 px is drawn,
 ///    so every event lies within 12 px of a drawn quake: where quakes happen shows.
 /// 3. **No cliff.** The maximum zoom draws every event; so that no zoom draws more than
@@ -34,10 +38,15 @@ enum SpacingSweep {
         /// Per event, bit z is set when the biggest-first sweep of zoom z keeps it: what the
         /// size guard cuts last.
         var biggestAt: [UInt32]
+        /// The held events (and zooms, bit z) that only the sweep over the whole selection keeps.
+        var wholeSelectionMaxima: [Maximum]
     }
 
-    /// Sweeps every zoom from `options.minZoom` to `options.maxZoom`.
-    static func run(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions) -> Result {
+    typealias Maximum = Thinning.Maximum
+
+    /// Sweeps every zoom from `options.minZoom` to `options.maxZoom`; `biggestFirst`, when given,
+    /// are the biggest-first sweeps of the same points and options, already made.
+    static func run(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions, biggestFirst: BiggestFirst? = nil) -> Result {
         let maxZoom = options.maxZoom
         // Everything in sweep order, so that each sweep reads memory in sequence.
         let order = points.bySize
@@ -46,10 +55,9 @@ enum SpacingSweep {
         let eligible = order.map { eligibleFrom[Int($0)] }
         var first = [UInt8](repeating: UInt8(maxZoom), count: n)
         var biggestAt = [UInt32](repeating: 0, count: n)
-        // The biggest-first sweeps depend neither on one another nor on what is drawn. (Run
-        // concurrently they were slower: the export's app database has the other core by then.)
         let zooms = Array(options.minZoom...maxZoom)
-        let kept = zooms.map { biggestFirst(xs: xs, ys: ys, eligible: eligible, zoom: $0) }
+        let biggest = biggestFirst ?? BiggestFirst(points: points, eligibleFrom: eligibleFrom, options: options)
+        let kept = biggest.kept
         var drawn = 0
         for (k, zoom) in zooms.enumerated() {
             let z = UInt8(zoom)
@@ -93,7 +101,7 @@ enum SpacingSweep {
         }
         // Events the point set does not hold keep the maximum zoom (the caller draws them otherwise).
         var result = Result(minZoom: [UInt8](repeating: UInt8(maxZoom), count: points.count),
-                            biggestAt: [UInt32](repeating: 0, count: points.count))
+                            biggestAt: [UInt32](repeating: 0, count: points.count), wholeSelectionMaxima: biggest.maxima)
         for (i, event) in order.enumerated() {
             result.minZoom[Int(event)] = first[i]
             result.biggestAt[Int(event)] = biggestAt[i]
@@ -101,8 +109,89 @@ enum SpacingSweep {
         return result
     }
 
+    /// The biggest-first sweeps of every zoom, which depend neither on one another nor on what
+    /// is drawn. (Run concurrently they were slower: the export's app database has the other
+    /// core by then.) An export whose tiles' events are all as before makes them alone first,
+    /// to compare their `maxima` with the previous export's and know whether its thinning
+    /// still holds.
+    struct BiggestFirst: Sendable {
+        /// Per zoom from `options.minZoom`, the positions (in sweep order) of the held events kept.
+        let kept: [[UInt32]]
+        /// The held events that only the sweeps over the whole selection keep (see `Maximum`).
+        let maxima: [Maximum]
+
+        init(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions) {
+            let order = points.bySize
+            let eligible = order.map { eligibleFrom[Int($0)] }
+            let zooms = Array(options.minZoom...options.maxZoom)
+            if let whole = WholeSelection(points: points) {
+                let sweeps = zooms.map { whole.biggestFirst(eligible: eligible, zoom: $0) }
+                kept = sweeps.map(\.kept)
+                maxima = SpacingSweep.maxima(sweeps.map(\.wholeOnly), zooms: zooms, order: order)
+            } else {
+                let xs = order.map { points.worldX[Int($0)] }, ys = order.map { points.worldY[Int($0)] }
+                kept = zooms.map { SpacingSweep.biggestFirst(xs: xs, ys: ys, eligible: eligible, zoom: $0) }
+                maxima = []
+            }
+        }
+    }
+
+    /// Per-zoom lists of positions in sweep order as `Maximum`s, by event number.
+    fileprivate static func maxima(_ positions: [[UInt32]], zooms: [Int], order: [UInt32]) -> [Maximum] {
+        var bits: [Int: UInt32] = [:]
+        for (k, zoom) in zooms.enumerated() {
+            for i in positions[k] { bits[Int(order[Int(i)]), default: 0] |= 1 << zoom }
+        }
+        return bits.keys.sorted().map { Maximum(event: $0, zooms: bits[$0]!) }
+    }
+
+    /// The selection in sweep order, events apart from the point set included, for the
+    /// biggest-first sweeps over the whole of it.
+    private struct WholeSelection {
+        let xs: [UInt32]
+        let ys: [UInt32]
+        /// Per event of the whole order: its position in the held sweep order, -1 for an event apart.
+        let position: [Int32]
+
+        /// The whole selection of `points`, or nil when the point set holds every event.
+        init?(points: PointSet) {
+            guard !points.wholeBySize.isEmpty else { return nil }
+            var held = [Int32](repeating: -1, count: points.count)
+            for (i, event) in points.bySize.enumerated() { held[Int(event)] = Int32(i) }
+            xs = points.wholeBySize.map { points.worldX[Int($0)] }
+            ys = points.wholeBySize.map { points.worldY[Int($0)] }
+            position = points.wholeBySize.map { held[Int($0)] }
+        }
+
+        /// Both sweeps of `zoom` at once: the held events (positions in sweep order) kept by the
+        /// sweep of the held alone or by that of the whole selection, and those the latter alone
+        /// keeps. An event apart is drawn at every zoom: it is in every sweep of the whole.
+        func biggestFirst(eligible: [UInt8], zoom: Int) -> (kept: [UInt32], wholeOnly: [UInt32]) {
+            let z = UInt8(zoom)
+            // One grid for both sweeps (they keep mostly the same events): tag 1 for what the
+            // held events' sweep keeps, 2 for what the whole selection's keeps.
+            let held: UInt8 = 1, whole: UInt8 = 2, both = held | whole
+            var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
+            var kept: [UInt32] = [], wholeOnly: [UInt32] = []
+            for i in 0..<xs.count {
+                let x = xs[i], y = ys[i], p = position[i]
+                guard p >= 0 else {
+                    if grid.tags(near: x, y, all: whole) == 0 { grid.insert(x: x, y: y, tags: whole) }
+                    continue
+                }
+                guard eligible[Int(p)] <= z else { continue }
+                let keptBy = both & ~grid.tags(near: x, y, all: both)
+                guard keptBy != 0 else { continue }
+                grid.insert(x: x, y: y, tags: keptBy)
+                kept.append(UInt32(p))
+                if keptBy == whole { wholeOnly.append(UInt32(p)) }
+            }
+            return (kept, wholeOnly)
+        }
+    }
+
     /// The events (positions in sweep order) that the biggest-first sweep of `zoom` keeps.
-    private static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], zoom: Int) -> [UInt32] {
+    fileprivate static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], zoom: Int) -> [UInt32] {
         let z = UInt8(zoom)
         var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
         var kept: [UInt32] = []

@@ -29,6 +29,21 @@ public struct Thinning: Sendable {
     /// The size-guard cuts, ordered by zoom (deepest first) and tile.
     public let actions: [GuardAction]
 
+    /// With events apart from the point set (the recent layer), the held events that only the
+    /// biggest-first sweep over the whole selection keeps (see `SpacingSweep`): they depend on
+    /// the events apart, so an export that takes an earlier thinning over checks them first.
+    /// Empty otherwise, and for the grid and none methods.
+    public let wholeSelectionMaxima: [Maximum]
+
+    /// A held event that the biggest-first sweep over the whole selection keeps and the sweep over
+    /// the held events alone does not, and the zooms (bit z) where it does.
+    public struct Maximum: Hashable, Sendable {
+        /// The event's number in the table.
+        public let event: Int
+        /// Bit z set when the sweep of zoom z keeps it.
+        public let zooms: UInt32
+    }
+
     /// The `minZoom` of an event no zoom shows.
     public static let never = UInt8.max
 
@@ -65,20 +80,20 @@ public struct Thinning: Sendable {
     }
 
     /// Thins `points`. `byteLimits` caps the events of tiles the encoder found too big;
-    /// `choice` is that of an earlier thinning of the same points and options.
-    public init(points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int] = [:], reusing choice: Choice? = nil) {
+    /// `choice` is that of an earlier thinning of the same points and options; `biggestFirst`,
+    /// the spacing method's sweeps of them made before.
+    public init(points: PointSet, options: ThinningOptions, byteLimits: [TileKey: Int] = [:], reusing choice: Choice? = nil,
+                biggestFirst: BiggestFirst? = nil) {
         var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
         var actions: [GuardAction] = []
         switch options.method {
         case .spacing:
             let sweep = choice?.sweep ?? {
-                for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
-                    let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
-                    for e in 0..<points.count where candidate[e] { minZoom[e] = UInt8(zoom) }
-                }
-                return SpacingSweep.run(points: points, eligibleFrom: minZoom, options: options)
+                    SpacingSweep.run(points: points, eligibleFrom: Self.eligibleFrom(points: points, options: options), options: options,
+                                 biggestFirst: biggestFirst?.sweeps)
             }()
             self.choice = Choice(sweep: sweep)
+            wholeSelectionMaxima = sweep.wholeSelectionMaxima
             minZoom = sweep.minZoom
             // Upwards, so what a tile too full passes one zoom deeper is counted there.
             var cuts: [[GuardAction]] = []
@@ -91,6 +106,7 @@ public struct Thinning: Sendable {
             actions = cuts.reversed().flatMap { $0 }
         case .grid, .none:
             self.choice = nil
+            wholeSelectionMaxima = []
             Self.guardTiles(zoom: options.maxZoom, points: points, options: options, byteLimits: byteLimits,
                             minZoom: &minZoom, actions: &actions)
             for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
@@ -109,18 +125,46 @@ public struct Thinning: Sendable {
     public func drawing(_ events: [Int], from zoom: Int) -> Thinning {
         var minZoom = minZoom
         for e in events { minZoom[e] = UInt8(zoom) }
-        return Thinning(minZoom: minZoom, actions: actions, choice: choice)
+        return Thinning(minZoom: minZoom, actions: actions, wholeSelectionMaxima: wholeSelectionMaxima, choice: choice)
     }
 
-    /// A thinning made before (an earlier export's, of the same points and options).
-    public init(minZoom: [UInt8], actions: [GuardAction]) {
-        self.init(minZoom: minZoom, actions: actions, choice: nil)
+    /// A thinning made before (an earlier export's, of the same points and options, whose
+    /// `wholeSelectionMaxima` were those given).
+    public init(minZoom: [UInt8], actions: [GuardAction], wholeSelectionMaxima: [Maximum]) {
+        self.init(minZoom: minZoom, actions: actions, wholeSelectionMaxima: wholeSelectionMaxima, choice: nil)
     }
 
-    private init(minZoom: [UInt8], actions: [GuardAction], choice: Choice?) {
+    private init(minZoom: [UInt8], actions: [GuardAction], wholeSelectionMaxima: [Maximum], choice: Choice?) {
         self.minZoom = minZoom
         self.actions = actions
+        self.wholeSelectionMaxima = wholeSelectionMaxima
         self.choice = choice
+    }
+
+    /// The spacing method's biggest-first sweeps, made before the thinning (see `SpacingSweep`):
+    /// their `wholeSelectionMaxima` are the thinning's, and a thinning given them does not sweep again.
+    public struct BiggestFirst: Sendable {
+        fileprivate let sweeps: SpacingSweep.BiggestFirst
+
+        /// The sweeps of `points` under `options` (whose method is `spacing`).
+        public init(points: PointSet, options: ThinningOptions) {
+            precondition(options.method == .spacing, "only the spacing method sweeps biggest first")
+            sweeps = SpacingSweep.BiggestFirst(points: points, eligibleFrom: Thinning.eligibleFrom(points: points, options: options), options: options)
+        }
+
+        /// The `wholeSelectionMaxima` of a thinning of the same points and options.
+        public var wholeSelectionMaxima: [Maximum] { sweeps.maxima }
+    }
+
+    /// The spacing method's first zoom each event may be shown at: from the maximum zoom down,
+    /// those eligible one zoom deeper that pass the zoom's floor and stride.
+    fileprivate static func eligibleFrom(points: PointSet, options: ThinningOptions) -> [UInt8] {
+        var minZoom = [UInt8](repeating: UInt8(options.maxZoom), count: points.count)
+        for zoom in stride(from: options.maxZoom - 1, through: options.minZoom, by: -1) {
+            let candidate = Self.candidates(zoom: zoom, points: points, options: options, minZoom: minZoom)
+            for e in 0..<points.count where candidate[e] { minZoom[e] = UInt8(zoom) }
+        }
+        return minZoom
     }
 
     /// Events that may be shown at `zoom`: shown one zoom deeper, above the floor, on the stride.

@@ -121,37 +121,13 @@ import TestSupport
     }
 
     @Test func everyZoomDrawsTheBiggestOfEachNeighbourhoodAndEveryPlaceWithQuakes() throws {
-        // Magnitude descending, unknown last, ties by id; screen pixels of 512-pixel tiles (8 tile units).
-        let events = bundle.events.values.sorted { a, b in
-            let ma = a.mag ?? -.infinity, mb = b.mag ?? -.infinity
-            return ma != mb ? ma > mb : Array(a.id.utf8).lexicographicallyPrecedes(Array(b.id.utf8))
-        }
         for zoom in 0..<ProofBundle.maxZoom {
             let drawnIDs = Set(bundle.eventFeatures(zoom: zoom).map { $0.feature.properties["id"]!.string! })
-            let pixels = events.map { e in
-                let p = ReferenceMercator.global(longitude: e.longitude!, latitude: e.latitude!, zoom: zoom)
-                return (x: p.x / 8, y: p.y / 8)
+            let screen = ScreenSweep(bundle.events.values, zoom: zoom)
+            for i in screen.biggestFirst() {
+                #expect(drawnIDs.contains(screen.events[i].id), "zoom \(zoom): \(screen.events[i].id) is the biggest within 32 px and not drawn")
             }
-            func buckets(_ members: [Int]) -> [[Int]: [Int]] {
-                members.reduce(into: [:]) { $0[[Int(pixels[$1].x / 32), Int(pixels[$1].y / 32)], default: []].append($1) }
-            }
-            func nearest(_ i: Int, in grid: [[Int]: [Int]]) -> Double {
-                let (cx, cy) = (Int(pixels[i].x / 32), Int(pixels[i].y / 32))
-                var best = Double.infinity
-                for gx in cx - 1...cx + 1 {
-                    for gy in cy - 1...cy + 1 {
-                        for j in grid[[gx, gy]] ?? [] { best = min(best, hypot(pixels[i].x - pixels[j].x, pixels[i].y - pixels[j].y)) }
-                    }
-                }
-                return best
-            }
-            var kept: [[Int]: [Int]] = [:]
-            for i in events.indices where nearest(i, in: kept) > 32 {
-                kept[[Int(pixels[i].x / 32), Int(pixels[i].y / 32)], default: []].append(i)
-                #expect(drawnIDs.contains(events[i].id), "zoom \(zoom): \(events[i].id) is the biggest within 32 px and not drawn")
-            }
-            let drawn = buckets(events.indices.filter { drawnIDs.contains(events[$0].id) })
-            let far = events.indices.filter { nearest($0, in: drawn) > 12.01 }
+            let far = screen.far(from: screen.events.indices.filter { drawnIDs.contains(screen.events[$0].id) }, radius: 12.01)
             #expect(far.isEmpty, "zoom \(zoom): \(far.count) events farther than 12 px from a drawn quake")
         }
     }

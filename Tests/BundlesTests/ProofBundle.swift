@@ -37,6 +37,7 @@ final class ProofBundle: Sendable {
         events = try store.events()
         var options = ExportOptions()
         options.thinning.maxZoom = Self.maxZoom
+        options.recentDays = .off  // the proofs are of the tiles' thinning, with every quake in the tiles
         self.options = options
         summary = try Exporter.export(store: store.url, out: workspace.appendingPathComponent("bundles"), options: options,
                                       progress: Progress.silent, logger: ExportHelpers.silentLogger)

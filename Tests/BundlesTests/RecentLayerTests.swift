@@ -85,9 +85,38 @@ import TestSupport
         #expect(try ExportHelpers.differences(v2.directory, full.directory) == [])
     }
 
+    /// Issue 14.2 on the map as drawn: every quake the biggest-first sweep over all quakes (the
+    /// recent layer's included) keeps is drawn, in the recent layer or in the tiles of that zoom.
+    /// Some the sweep over the history alone would not keep (a bigger history quake next to them
+    /// is hidden by a bigger recent one): the tiles draw them too.
+    @Test func theBiggestOfEachNeighbourhoodIsDrawnOverTheWholeMap() async throws {
+        let dir = TemporaryDirectory("recent-maxima")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let maxZoom = 8
+        let v1 = try ExportHelpers.export(store, to: dir.path("bundles")) { Self.recent(&$0); $0.thinning.maxZoom = maxZoom }
+        let events = try store.events().values
+        let since = try #require((try Self.json(v1.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any])?["since_ms"] as? Int64)
+        let recentIDs = Set(events.filter { $0.time! >= since }.map(\.id))
+        let rowids = try Self.appRowIDs(v1.directory)
+        let bundle = try await BundleReport.read(v1.directory)
+        var keptForTheWholeMap = 0
+        for zoom in 0..<maxZoom {
+            let tiles = bundle.mbtiles.tiles.filter { $0.z == zoom }.flatMap { $0.layers["quakes"]?.features ?? [] }
+            let drawn = Set(tiles.map { rowids[Int64($0.id!)]! }).union(recentIDs)
+            let whole = ScreenSweep(events, zoom: zoom)
+            let kept = Set(whole.biggestFirst().map { whole.events[$0].id })
+            let missed = kept.subtracting(drawn)
+            #expect(missed.isEmpty, "zoom \(zoom): \(missed.sorted().prefix(5)) are the biggest within 32 px and not drawn")
+            let history = ScreenSweep(events.filter { !recentIDs.contains($0.id) }, zoom: zoom)
+            keptForTheWholeMap += kept.subtracting(recentIDs).subtracting(history.biggestFirst().map { history.events[$0].id }).count
+        }
+        #expect(keptForTheWholeMap > 0, "the sample has maxima that the history's sweep alone does not keep")
+    }
+
     /// A cron run whose changes are all recent (revisions, a deletion) leaves the tiles' events as
-    /// they were: the export takes the previous thinning over, size-guard cuts included, and
-    /// makes what a full export makes; a change to the history thins anew.
+    /// they were: when the quakes the thinning draws for the whole map are as before too, the
+    /// export takes the previous thinning over, size-guard cuts included, and makes what a full
+    /// export makes; bigger recent quakes or a change to the history thin anew.
     @Test func aRecentOnlyRunTakesTheThinningOverAsAFullExportWouldMakeIt() throws {
         let dir = TemporaryDirectory("recent-taken")
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
@@ -99,32 +128,55 @@ import TestSupport
         let v1 = try ExportHelpers.export(store, to: out, options)
         #expect(v1.warnings.count >= 2, "\(v1.warnings)")
         let events = try store.events().values.sorted { ($0.time!, $0.id) > ($1.time!, $1.id) }
+        func thinnedAnew(_ log: RecordedLog) -> Bool { !log.messages.contains { $0.contains("the previous export's thinning") } }
+
+        // Revisions that move no quake and change no magnitude, and the deletion of a recent quake
+        // that no zoom's biggest-first sweep keeps (so it hides no other quake from the sweeps).
         try store.upsert(events.prefix(10).map { event -> QuakeEvent in
             var e = event
             e.updated += 1_000
-            e.mag = (e.mag ?? 1) + 0.3
+            e.place = "revised: \(e.place ?? "")"
             return e
         })
-        try store.delete([events[20].id], updated: events[20].updated + 1_000)
+        let keptSomewhere = Set((0...ExportOptions().thinning.maxZoom).flatMap { zoom in
+            let screen = ScreenSweep(events, zoom: zoom)
+            return screen.biggestFirst().map { screen.events[$0].id }
+        })
+        let hidden = try #require(events[10..<100].first { !keptSomewhere.contains($0.id) })
+        try store.delete([hidden.id], updated: hidden.updated + 1_000)
         let log = RecordedLog()
         let v2 = try ExportHelpers.export(store, to: out, logger: log.logger, options)
-        #expect(log.messages.contains { $0.contains("the previous export's thinning") }, "\(log.messages)")
+        #expect(!thinnedAnew(log), "\(log.messages)")
         #expect(v2.encodedTiles == 0)
         let full2 = try ExportHelpers.export(store, to: dir.path("full2")) { options(&$0); $0.reuseTiles = false }
         #expect(v2.warnings == full2.warnings && v2.warnings == v1.warnings)
         #expect(try ExportHelpers.differences(v2.directory, full2.directory) == [])
+
+        // Bigger recent quakes: the biggest of some neighbourhoods on the map change, the tiles with them.
+        try store.upsert(events.prefix(10).map { event -> QuakeEvent in
+            var e = event
+            e.updated += 2_000
+            e.mag = (e.mag ?? 1) + 1.5
+            return e
+        })
+        let log3 = RecordedLog()
+        let v3 = try ExportHelpers.export(store, to: out, logger: log3.logger, options)
+        #expect(thinnedAnew(log3) && v3.encodedTiles > 0)
+        let full3 = try ExportHelpers.export(store, to: dir.path("full3")) { options(&$0); $0.reuseTiles = false }
+        #expect(v3.warnings == full3.warnings)
+        #expect(try ExportHelpers.differences(v3.directory, full3.directory) == [])
 
         // A quake of the history revised: thinned anew, as a full export.
         var old = try #require(events.last)
         old.updated += 1_000
         old.mag = (old.mag ?? 1) + 2
         try store.upsert([old])
-        let log3 = RecordedLog()
-        let v3 = try ExportHelpers.export(store, to: out, logger: log3.logger, options)
-        #expect(!log3.messages.contains { $0.contains("the previous export's thinning") })
-        let full3 = try ExportHelpers.export(store, to: dir.path("full3")) { options(&$0); $0.reuseTiles = false }
-        #expect(v3.warnings == full3.warnings)
-        #expect(try ExportHelpers.differences(v3.directory, full3.directory) == [])
+        let log4 = RecordedLog()
+        let v4 = try ExportHelpers.export(store, to: out, logger: log4.logger, options)
+        #expect(thinnedAnew(log4))
+        let full4 = try ExportHelpers.export(store, to: dir.path("full4")) { options(&$0); $0.reuseTiles = false }
+        #expect(v4.warnings == full4.warnings)
+        #expect(try ExportHelpers.differences(v4.directory, full4.directory) == [])
     }
 
     @Test func aMovedBoundaryGivesTheTilesAFullExportMakesEitherWay() throws {
@@ -209,24 +261,24 @@ import TestSupport
         #expect(preview.contains("\"zooms\":[{\"zoom\":0"))
     }
 
-    /// `--recent-days auto`: a catalog of months or years gets a layer of a week; a catalog of a
-    /// week, where it would be most of the map, none. By default (`off`) none whatever the catalog.
-    @Test func autoGivesALongCatalogAWeekAndAShortOneNone() throws {
+    /// By default (`--recent-days auto`) a catalog of months or years gets a layer of a week; a
+    /// catalog of a week, where it would be most of the map, none; `off` none whatever the catalog.
+    @Test func byDefaultALongCatalogGetsAWeekAndAShortOneNone() throws {
         let dir = TemporaryDirectory("recent-auto")
         let year = try TestStore(workspace: dir.path("year"), samples: [Self.sample])
         let events = try year.events().values
-        let v1 = try ExportHelpers.export(year, to: dir.path("year-bundles")) { $0.recentDays = .auto }
+        let v1 = try ExportHelpers.export(year, to: dir.path("year-bundles")) { _ in }
         let recent = try #require(try Self.json(v1.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any])
         let since = RecentLayer.boundary(newest: events.compactMap(\.time).max()!, days: RecentDays.autoDays)
         let inWeek = events.filter { $0.time! >= since }.count
         #expect(recent["since_ms"] as? Int64 == since && recent["events"] as? Int == inWeek)
         #expect(inWeek > 20 && inWeek * 10 <= events.count)
-        let off = try ExportHelpers.export(year, to: dir.path("year-off")) { _ in }
+        let off = try ExportHelpers.export(year, to: dir.path("year-off")) { $0.recentDays = .off }
         #expect(try Self.json(off.directory.appendingPathComponent("manifest.json"))["recent"] == nil)
         #expect(!FileManager.default.fileExists(atPath: off.directory.appendingPathComponent("recent.geojson").path))
 
         let week = try TestStore(workspace: dir.path("week"), samples: ["feed-all_week-2018-06.geojson.gz"])
-        let v2 = try ExportHelpers.export(week, to: dir.path("week-bundles")) { $0.recentDays = .auto }
+        let v2 = try ExportHelpers.export(week, to: dir.path("week-bundles")) { _ in }
         #expect(try Self.json(v2.directory.appendingPathComponent("manifest.json"))["recent"] == nil)
         #expect(!FileManager.default.fileExists(atPath: v2.directory.appendingPathComponent("recent.geojson").path))
         #expect(v2.events == (try week.events().count))

@@ -23,8 +23,10 @@ import TestSupport
         #expect(style["version"] as? Int == 8)
         #expect(style["glyphs"] == nil && style["sprite"] == nil, "nothing fetched from elsewhere")
         let sources = try #require(style["sources"] as? [String: [String: Any]])
-        #expect(sources.keys.sorted() == ["quakes"])
+        // Fifty years of M6+ quakes: by default the last 7–14 days are a recent layer of their own, from recent.geojson.
+        #expect(sources.keys.sorted() == ["quakes", "recent"])
         #expect(sources["quakes"]?["url"] as? String == "pmtiles://quakes.pmtiles")
+        #expect(sources["recent"]?["data"] as? String == "recent.geojson")
         let manifest = try String(contentsOf: bundle.appendingPathComponent("manifest.json"), encoding: .utf8)
         #expect(manifest.contains("\"path\": \"style.json\"") || manifest.contains("\"path\":\"style.json\""))
 

@@ -108,7 +108,12 @@ import TestSupport
         let standIn = try StandInProcess(catalogs: [Self.sample], faults: ["stall=600,on=query,next=1"])
         let directory = TemporaryDirectory()
         let process = try QuakeBakeCLI.start(Self.arguments(directory.url, standIn, ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"]))
-        try await waitUntil("the first bake's count request") { try await !standIn.requests().filter({ $0.endpoint == "count" }).isEmpty }
+        try await waitUntil("the first bake's count request") {
+            guard process.isRunning else {
+                throw ChildProcess.Failure(description: "the first bake ended (status \(process.terminationStatus)) before its count request")
+            }
+            return try await !standIn.requests().filter({ $0.endpoint == "count" }).isEmpty
+        }
         #expect(WorkspaceLock.holder(of: Workspace(root: directory.url)) != nil)
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

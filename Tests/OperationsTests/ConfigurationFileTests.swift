@@ -101,7 +101,7 @@ import TestSupport
         let c = try ConfigurationFile.parse("", source: "empty.yaml")
         #expect(c.fetch.service.host == "earthquake.usgs.gov")
         #expect(c.maxRejects == 100)
-        #expect(c.export.recentDays == .off)
+        #expect(c.export.recentDays == .auto)
     }
 
     @Test func theRecentLayerIsAutoOffOrANumberOfDays() throws {

@@ -12,21 +12,21 @@ import QuakeTiles
 /// export-state.bin`, names (by digest) the version directory whose PMTiles it describes,
 /// and is used only while that version is current.
 ///
-/// It also keeps the thinning's size-guard cuts and how many events the tiles were made
-/// of, so that an export whose tiles' events are all as before takes the thinning over
-/// (see `TileBaker`).
+/// It also keeps the thinning's size-guard cuts, how many events the tiles were made of and
+/// a digest of the maxima the recent layer's quakes made the thinning draw, so that an export
+/// whose tiles' events and those maxima are all as before takes the thinning over (see `TileBaker`).
 ///
-/// Binary, little-endian: magic `QBEXPST5`, options digest (u64), version digest (u64),
-/// metadata digest (u64, `TilesetMetadata.digest`), events in the tiles (u64), entry count
-/// (u64), cut count (u64); then 56-byte entries sorted by tile: packed key, content hash,
+/// Binary, little-endian: magic `QBEXPST6`, options digest (u64), version digest (u64),
+/// metadata digest (u64, `TilesetMetadata.digest`), events in the tiles (u64), maxima digest
+/// (u64, `maximaDigest`), entry count (u64), cut count (u64); then 56-byte entries sorted by tile: packed key, content hash,
 /// offset, length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
 /// clusters in the tile (2 × u32); then 24-byte cuts in the thinning's order: packed key,
 /// events, kept, reason (u32 each: 0 features, 1 bytes), zero (u32).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
-    static let magic = Array("QBEXPST5".utf8)
+    static let magic = Array("QBEXPST6".utf8)
     private static let entrySize = 56
-    private static let headerSize = 56
+    private static let headerSize = 64
     private static let cutSize = 24
 
     /// The state file under the output directory `out`.
@@ -59,16 +59,19 @@ struct ExportState: Sendable {
     let metadataDigest: UInt64
     /// Events the tiles were made of (the point set's).
     let heldEvents: Int
+    /// `maximaDigest` of the thinning's `wholeSelectionMaxima`.
+    let maximaDigest: UInt64
     /// Sorted by key, then oversize flag, then content hash.
     let entries: [Entry]
     /// The thinning's size-guard cuts, in its order.
     let cuts: [Thinning.GuardAction]
 
     /// A state of `entries`, sorted by key, oversize flag and content hash.
-    init(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, entries: [Entry], cuts: [Thinning.GuardAction]) {
+    init(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64, entries: [Entry], cuts: [Thinning.GuardAction]) {
         self.optionsDigest = optionsDigest
         self.metadataDigest = metadataDigest
         self.heldEvents = heldEvents
+        self.maximaDigest = maximaDigest
         self.entries = entries
         self.cuts = cuts
     }
@@ -124,7 +127,7 @@ struct ExportState: Sendable {
     /// At 200,000 tiles the entries are some 12 MB and this runs at the export's memory peak:
     /// each is made as it is written, in the file's order (only their keys are held, to sort
     /// by), through a 64 KB buffer.
-    static func write(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, cuts: [Thinning.GuardAction], version: String,
+    static func write(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64, cuts: [Thinning.GuardAction], version: String,
                       count: Int, entry: (Int) -> Entry, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let order = RadixSort.order(by: (0..<count).map { entry($0).key }) { precedes(entry($0), entry($1)) }
@@ -139,6 +142,7 @@ struct ExportState: Sendable {
         put(versionDigest(version))
         put(metadataDigest)
         put(UInt64(heldEvents))
+        put(maximaDigest)
         put(UInt64(count))
         put(UInt64(cuts.count))
         for i in order {
@@ -165,7 +169,7 @@ struct ExportState: Sendable {
             func u64(_ at: Int) -> UInt64 { UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)) }
             func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
             guard u64(16) == versionDigest(version) else { return nil }
-            guard let held = Int(exactly: u64(32)), let count = Int(exactly: u64(40)), let cutCount = Int(exactly: u64(48)),
+            guard let held = Int(exactly: u64(32)), let count = Int(exactly: u64(48)), let cutCount = Int(exactly: u64(56)),
                   count <= data.count / entrySize, cutCount <= data.count / cutSize,
                   data.count == headerSize + count * entrySize + cutCount * cutSize else { return nil }
             var entries: [Entry] = []
@@ -183,7 +187,19 @@ struct ExportState: Sendable {
                 return Thinning.GuardAction(tile: TileKey(packed: u64(p)), events: Int(u32(p + 8)), kept: Int(u32(p + 12)),
                                             reason: u32(p + 16) == 1 ? .bytes : .features)
             }
-            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), heldEvents: held, entries: entries, cuts: cuts)
+            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), heldEvents: held, maximaDigest: u64(40), entries: entries, cuts: cuts)
         }
+    }
+
+    /// A digest of a thinning's `wholeSelectionMaxima` that does not depend on the order of the
+    /// table: the events' fingerprints with their zooms, sorted.
+    static func maximaDigest(_ maxima: [Thinning.Maximum], table: EventTable) -> UInt64 {
+        var hasher = SipHasher()
+        hasher.combine(UInt64(maxima.count))
+        for (fingerprint, zooms) in maxima.map({ (table.fingerprint[$0.event], $0.zooms) }).sorted(by: { $0 < $1 }) {
+            hasher.combine(fingerprint)
+            hasher.combine(UInt64(zooms))
+        }
+        return hasher.finalize()
     }
 }
