@@ -178,10 +178,10 @@ struct TileBaker {
         let planned = zooms.reduce(0) { $0 + TileRun.all(points: points, zoom: $1).count }
         var thinningSeconds = 0.0
         var pass = 0
-        let thinningStarted = Date()
+        let comparing = Date()
         let (previousTaken, biggestFirst) = previousThinning()
         var taken = previousTaken
-        thinningSeconds += Date().timeIntervalSince(thinningStarted)
+        thinningSeconds += Date().timeIntervalSince(comparing)
         while true {
             pass += 1
             let thinningStarted = Date()

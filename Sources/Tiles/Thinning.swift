@@ -88,10 +88,8 @@ public struct Thinning: Sendable {
         var actions: [GuardAction] = []
         switch options.method {
         case .spacing:
-            let sweep = choice?.sweep ?? {
-                    SpacingSweep.run(points: points, eligibleFrom: Self.eligibleFrom(points: points, options: options), options: options,
-                                 biggestFirst: biggestFirst?.sweeps)
-            }()
+            let sweep = choice?.sweep ?? SpacingSweep.run(points: points, eligibleFrom: Self.eligibleFrom(points: points, options: options),
+                                                          options: options, biggestFirst: biggestFirst?.sweeps)
             self.choice = Choice(sweep: sweep)
             wholeSelectionMaxima = sweep.wholeSelectionMaxima
             minZoom = sweep.minZoom
