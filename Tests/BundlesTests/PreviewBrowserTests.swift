@@ -41,6 +41,13 @@ import TestSupport
         #expect(inJapan >= 10 * inBrazil, "Japan \(inJapan), central Brazil \(inBrazil)")
         #expect(japan.errors.isEmpty && brazil.errors.isEmpty, "\(japan.errors) \(brazil.errors)")
 
+        // Fifty years of quakes: by default the last week or two are a recent layer, all drawn and
+        // ringed in white; the legend says from when.
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: directory.path("ws/bundles/current/manifest.json"))) as? [String: Any]
+        let since = try #require((manifest?["recent"] as? [String: Any])?["since"] as? String)
+        let legend = try await Self.visit(page.absoluteString, until: "document.body.dataset.inView && document.getElementById('legend').textContent")
+        #expect(legend.value?.contains("since \(since.prefix(10)), all shown") == true, "\(legend.value ?? "no legend")")
+
         let picture = try JSONDecoder().decode(Picture.self, from: await WitnessScript.run(
             "picture_witness.py", [shot.path, "land=#1e3247", "quake=" + ["#ff7b00", "#ff2d2d", "#ffc300", "#c8e65c", "#4cc9f0", "#7b8cde"].joined(separator: ",")]))
         #expect(picture.land * 10 >= picture.pixels, "the basemap is drawn: \(picture)")

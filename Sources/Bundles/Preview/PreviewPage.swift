@@ -58,7 +58,10 @@ enum PreviewPage {
         const bands = data.legend.bands.slice().reverse().map((b, i, all) => [i == all.length - 1 ? -Infinity : b.from, b.colour]);
         const colour = m => m === null ? data.legend.unknown : bands.find(b => m >= b[0])[1];
         document.getElementById("legend").innerHTML = data.legend.bands.map(b => `<span class="swatch" style="background:${b.colour}"></span>M ${b.label}`).join("")
-          + `<span class="swatch" style="background:radial-gradient(${data.legend.cluster}, transparent)"></span>more, hidden at this zoom`;
+          + `<span class="swatch" style="background:radial-gradient(${data.legend.cluster}, transparent)"></span>more, hidden at this zoom`
+          // The recent layer, drawn whole at every zoom and ringed in white.
+          + (data.recentSince === null ? "" : `<span class="swatch" style="box-shadow:inset 0 0 0 1.5px #f8fafc"></span>`
+             + `since ${new Date(data.recentSince * 1000).toISOString().slice(0, 10)}, all shown`);
         const maxZoom = 18, minZoom = 0;
         const view = { zoom: 1, lat: 20, lon: 150 };
         let drawn = [], drawnClusters = [];
