@@ -107,10 +107,13 @@ import TestSupport
         // The first bake's query stalls for ten minutes; it is killed there, holding the lock.
         let standIn = try StandInProcess(catalogs: [Self.sample], faults: ["stall=600,on=query,next=1"])
         let directory = TemporaryDirectory()
-        let process = try QuakeBakeCLI.start(Self.arguments(directory.url, standIn, ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"]))
+        let errors = directory.path("first-bake.err")
+        let process = try QuakeBakeCLI.start(Self.arguments(directory.url, standIn, ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"]),
+                                             standardError: errors)
         try await waitUntil("the first bake's count request") {
             guard process.isRunning else {
-                throw ChildProcess.Failure(description: "the first bake ended (status \(process.terminationStatus)) before its count request")
+                let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+                throw ChildProcess.Failure(description: "the first bake ended (status \(process.terminationStatus)) before its count request: \(said)")
             }
             return try await !standIn.requests().filter({ $0.endpoint == "count" }).isEmpty
         }

@@ -57,9 +57,16 @@ public enum ChildProcess {
         return launch.outcome()
     }
 
-    /// Starts the command and returns at once, its output discarded (for tests that kill it).
-    public static func start(_ command: String, _ arguments: [String]) throws -> Process {
+    /// Starts the command and returns at once, its output discarded (for tests that kill it), or
+    /// its standard error kept in the file `standardError` (for a test to say why it ended early).
+    public static func start(_ command: String, _ arguments: [String], standardError: URL? = nil) throws -> Process {
         let process = try discarding(command, arguments)
+        if let standardError {
+            guard FileManager.default.createFile(atPath: standardError.path, contents: nil) else {
+                throw Failure(description: "cannot create \(standardError.path)")
+            }
+            process.standardError = try FileHandle(forWritingTo: standardError)
+        }
         try launch(process, command, arguments)
         return process
     }

@@ -15,9 +15,10 @@ public enum QuakeBakeCLI {
         try executableURL().path
     }
 
-    /// Starts `quake-bake arguments…` without waiting, its output discarded (for tests that kill it).
-    public static func start(_ arguments: [String]) throws -> Process {
-        try ChildProcess.start(executableURL().path, arguments)
+    /// Starts `quake-bake arguments…` without waiting, its output discarded (for tests that kill it)
+    /// or its standard error kept in the file `standardError`.
+    public static func start(_ arguments: [String], standardError: URL? = nil) throws -> Process {
+        try ChildProcess.start(executableURL().path, arguments, standardError: standardError)
     }
 
     /// Runs `quake-bake arguments…` to the end, without blocking a thread of Swift's cooperative pool.
