@@ -61,11 +61,15 @@ import TestSupport
         let arguments = ["fetch", "--workspace", directory.url.path, "--service", standIn.baseURL.absoluteString,
                          "--start", "1973-01-01", "--end", "2024-01-01", "--quiet"]
         // Timeouts longer than the stall, so the first run is still waiting when the second starts.
-        let first = try QuakeBakeCLI.start(arguments + ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"])
+        let logs = TemporaryDirectory()
+        let errors = logs.path("first-fetch.err")
+        let first = try QuakeBakeCLI.start(arguments + ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"],
+                                           standardError: errors)
         defer { if first.isRunning { first.terminate() }; first.waitUntilExit() }
         try await waitUntil("the first fetch's first request") {
             guard first.isRunning else {
-                throw ChildProcess.Failure(description: "the first fetch ended (status \(first.terminationStatus)) before the stand-in saw a request")
+                let said = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+                throw ChildProcess.Failure(description: "the first fetch ended (status \(first.terminationStatus)) before the stand-in saw a request: \(said)")
             }
             return try await !standIn.requests().isEmpty
         }

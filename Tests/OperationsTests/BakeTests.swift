@@ -107,7 +107,8 @@ import TestSupport
         // The first bake's query stalls for ten minutes; it is killed there, holding the lock.
         let standIn = try StandInProcess(catalogs: [Self.sample], faults: ["stall=600,on=query,next=1"])
         let directory = TemporaryDirectory()
-        let errors = directory.path("first-bake.err")
+        let logs = TemporaryDirectory()
+        let errors = logs.path("first-bake.err")
         let process = try QuakeBakeCLI.start(Self.arguments(directory.url, standIn, ["--connect-timeout", "900", "--read-timeout", "900", "--request-deadline", "900"]),
                                              standardError: errors)
         try await waitUntil("the first bake's count request") {
