@@ -241,7 +241,7 @@ struct TileBaker {
         guard let previous, let unchanged, unchanged.staleTiles.isEmpty, previous.heldEvents == points.byRank.count,
               points.byRank.allSatisfy({ unchanged.known[Int($0)] }) else { return (nil, nil) }
         var biggestFirst: Thinning.BiggestFirst?
-        if options.method == .spacing && !points.wholeBySize.isEmpty {
+        if options.method == .spacing && !points.apartBySize.isEmpty {
             biggestFirst = Thinning.BiggestFirst(points: points, options: options)
         }
         let maxima = biggestFirst?.wholeSelectionMaxima ?? []

@@ -27,11 +27,14 @@ public struct PointSet: Sendable {
     /// Event numbers biggest first as the spacing thinning sweeps them: magnitude descending
     /// (unknown last), ties by id ascending.
     public let bySize: [UInt32]
-    /// When the point set holds only some events: every event of the table, held or not, in the
-    /// order of `bySize` (empty when it holds them all). The biggest-first rule is judged over the
-    /// whole selection: an event apart (the recent layer's, drawn at every zoom) that is bigger
-    /// keeps its neighbours out of that sweep as it does on the map (see `SpacingSweep`).
-    public let wholeBySize: [UInt32]
+    /// The events of the table the point set does not hold (the recent layer's, drawn apart at
+    /// every zoom), in the order of `bySize`; empty when it holds them all. The biggest-first rule
+    /// is judged over the whole selection: an event apart that is bigger keeps its neighbours out
+    /// of that sweep as it does on the map (see `SpacingSweep`).
+    public let apartBySize: [UInt32]
+    /// For each event of `apartBySize`, how many held events come before it in that order
+    /// (where it falls in `bySize`).
+    public let apartAfter: [Int]
     /// Event numbers in Morton order of their position, ties by rank.
     public let order: [UInt32]
     /// The Morton code of `order[i]`.
@@ -69,7 +72,20 @@ public struct PointSet: Sendable {
         }
         let wholeBySize = bySize(byID)
         self.bySize = held(wholeBySize)
-        self.wholeBySize = including == nil ? [] : wholeBySize
+        var apartBySize: [UInt32] = [], apartAfter: [Int] = []
+        if let including {
+            var heldBefore = 0
+            for event in wholeBySize {
+                if including[Int(event)] {
+                    heldBefore += 1
+                } else {
+                    apartBySize.append(event)
+                    apartAfter.append(heldBefore)
+                }
+            }
+        }
+        self.apartBySize = apartBySize
+        self.apartAfter = apartAfter
         self.byRank = byRank
         var rank = [UInt32](repeating: including == nil ? 0 : .max, count: count)
         for (r, event) in byRank.enumerated() { rank[Int(event)] = UInt32(r) }

@@ -48,16 +48,13 @@ enum SpacingSweep {
     /// are the biggest-first sweeps of the same points and options, already made.
     static func run(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions, biggestFirst: BiggestFirst? = nil) -> Result {
         let maxZoom = options.maxZoom
-        // Everything in sweep order, so that each sweep reads memory in sequence.
         let order = points.bySize
         let n = order.count
-        let xs = order.map { points.worldX[Int($0)] }, ys = order.map { points.worldY[Int($0)] }
-        let eligible = order.map { eligibleFrom[Int($0)] }
+        let biggest = biggestFirst ?? BiggestFirst(points: points, eligibleFrom: eligibleFrom, options: options)
+        let xs = biggest.xs, ys = biggest.ys, eligible = biggest.eligible, kept = biggest.kept
         var first = [UInt8](repeating: UInt8(maxZoom), count: n)
         var biggestAt = [UInt32](repeating: 0, count: n)
         let zooms = Array(options.minZoom...maxZoom)
-        let biggest = biggestFirst ?? BiggestFirst(points: points, eligibleFrom: eligibleFrom, options: options)
-        let kept = biggest.kept
         var drawn = 0
         for (k, zoom) in zooms.enumerated() {
             let z = UInt8(zoom)
@@ -115,6 +112,11 @@ enum SpacingSweep {
     /// to compare their `maxima` with the previous export's and know whether its thinning
     /// still holds.
     struct BiggestFirst: Sendable {
+        /// The held events' positions and first eligible zooms in sweep order (`PointSet.bySize`),
+        /// so that each sweep reads memory in sequence; the rest of the thinning reads them too.
+        let xs: [UInt32]
+        let ys: [UInt32]
+        let eligible: [UInt8]
         /// Per zoom from `options.minZoom`, the positions (in sweep order) of the held events kept.
         let kept: [[UInt32]]
         /// The held events that only the sweeps over the whole selection keep (see `Maximum`).
@@ -122,22 +124,23 @@ enum SpacingSweep {
 
         init(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions) {
             let order = points.bySize
+            let xs = order.map { points.worldX[Int($0)] }, ys = order.map { points.worldY[Int($0)] }
             let eligible = order.map { eligibleFrom[Int($0)] }
             let zooms = Array(options.minZoom...options.maxZoom)
-            if let whole = WholeSelection(points: points) {
-                let sweeps = zooms.map { whole.biggestFirst(eligible: eligible, zoom: $0) }
-                kept = sweeps.map(\.kept)
-                maxima = SpacingSweep.maxima(sweeps.map(\.wholeOnly), zooms: zooms, order: order)
-            } else {
-                let xs = order.map { points.worldX[Int($0)] }, ys = order.map { points.worldY[Int($0)] }
+            if points.apartBySize.isEmpty {
                 kept = zooms.map { SpacingSweep.biggestFirst(xs: xs, ys: ys, eligible: eligible, zoom: $0) }
                 maxima = []
+            } else {
+                let sweeps = zooms.map { SpacingSweep.biggestFirst(xs: xs, ys: ys, eligible: eligible, apart: points, zoom: $0) }
+                kept = sweeps.map(\.kept)
+                maxima = SpacingSweep.maxima(sweeps.map(\.wholeOnly), zooms: zooms, order: order)
             }
+            (self.xs, self.ys, self.eligible) = (xs, ys, eligible)
         }
     }
 
     /// Per-zoom lists of positions in sweep order as `Maximum`s, by event number.
-    fileprivate static func maxima(_ positions: [[UInt32]], zooms: [Int], order: [UInt32]) -> [Maximum] {
+    private static func maxima(_ positions: [[UInt32]], zooms: [Int], order: [UInt32]) -> [Maximum] {
         var bits: [Int: UInt32] = [:]
         for (k, zoom) in zooms.enumerated() {
             for i in positions[k] { bits[Int(order[Int(i)]), default: 0] |= 1 << zoom }
@@ -145,53 +148,40 @@ enum SpacingSweep {
         return bits.keys.sorted().map { Maximum(event: $0, zooms: bits[$0]!) }
     }
 
-    /// The selection in sweep order, events apart from the point set included, for the
-    /// biggest-first sweeps over the whole of it.
-    private struct WholeSelection {
-        let xs: [UInt32]
-        let ys: [UInt32]
-        /// Per event of the whole order: its position in the held sweep order, -1 for an event apart.
-        let position: [Int32]
-
-        /// The whole selection of `points`, or nil when the point set holds every event.
-        init?(points: PointSet) {
-            guard !points.wholeBySize.isEmpty else { return nil }
-            var held = [Int32](repeating: -1, count: points.count)
-            for (i, event) in points.bySize.enumerated() { held[Int(event)] = Int32(i) }
-            xs = points.wholeBySize.map { points.worldX[Int($0)] }
-            ys = points.wholeBySize.map { points.worldY[Int($0)] }
-            position = points.wholeBySize.map { held[Int($0)] }
-        }
-
-        /// Both sweeps of `zoom` at once: the held events (positions in sweep order) kept by the
-        /// sweep of the held alone or by that of the whole selection, and those the latter alone
-        /// keeps. An event apart is drawn at every zoom: it is in every sweep of the whole.
-        func biggestFirst(eligible: [UInt8], zoom: Int) -> (kept: [UInt32], wholeOnly: [UInt32]) {
-            let z = UInt8(zoom)
-            // One grid for both sweeps (they keep mostly the same events): tag 1 for what the
-            // held events' sweep keeps, 2 for what the whole selection's keeps.
-            let held: UInt8 = 1, whole: UInt8 = 2, both = held | whole
-            var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
-            var kept: [UInt32] = [], wholeOnly: [UInt32] = []
-            for i in 0..<xs.count {
-                let x = xs[i], y = ys[i], p = position[i]
-                guard p >= 0 else {
-                    if grid.tags(near: x, y, all: whole) == 0 { grid.insert(x: x, y: y, tags: whole) }
-                    continue
-                }
-                guard eligible[Int(p)] <= z else { continue }
-                let keptBy = both & ~grid.tags(near: x, y, all: both)
-                guard keptBy != 0 else { continue }
-                grid.insert(x: x, y: y, tags: keptBy)
-                kept.append(UInt32(p))
-                if keptBy == whole { wholeOnly.append(UInt32(p)) }
+    /// Both biggest-first sweeps of `zoom` at once, the held events' (`xs`, `ys`, `eligible`, in
+    /// sweep order) and the whole selection's, with the events apart from `points` placed among
+    /// them (`apartAfter`): the held events (positions in sweep order) kept by either, and those
+    /// the whole selection's alone keeps. An event apart is drawn at every zoom: it is in every
+    /// sweep of the whole.
+    private static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], apart points: PointSet,
+                                     zoom: Int) -> (kept: [UInt32], wholeOnly: [UInt32]) {
+        let z = UInt8(zoom)
+        // One grid for both sweeps (they keep mostly the same events): tag 1 for what the held
+        // events' sweep keeps, 2 for what the whole selection's keeps.
+        let held: UInt8 = 1, whole: UInt8 = 2, both = held | whole
+        var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
+        var kept: [UInt32] = [], wholeOnly: [UInt32] = []
+        let apart = points.apartBySize, apartAfter = points.apartAfter
+        var next = 0  // the next event apart
+        for p in 0...xs.count {
+            while next < apart.count && apartAfter[next] == p {
+                let x = points.worldX[Int(apart[next])], y = points.worldY[Int(apart[next])]
+                if grid.tags(near: x, y, all: whole) == 0 { grid.insert(x: x, y: y, tags: whole) }
+                next += 1
             }
-            return (kept, wholeOnly)
+            guard p < xs.count, eligible[p] <= z else { continue }
+            let x = xs[p], y = ys[p]
+            let keptBy = both & ~grid.tags(near: x, y, all: both)
+            guard keptBy != 0 else { continue }
+            grid.insert(x: x, y: y, tags: keptBy)
+            kept.append(UInt32(p))
+            if keptBy == whole { wholeOnly.append(UInt32(p)) }
         }
+        return (kept, wholeOnly)
     }
 
     /// The events (positions in sweep order) that the biggest-first sweep of `zoom` keeps.
-    fileprivate static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], zoom: Int) -> [UInt32] {
+    private static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], zoom: Int) -> [UInt32] {
         let z = UInt8(zoom)
         var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
         var kept: [UInt32] = []
