@@ -2,8 +2,12 @@ import QuakeBundles
 
 /// The page `serve` answers at `/`: the bundle's `style.json` in MapLibre GL JS, over Natural
 /// Earth's land (`/basemap.json`: `Basemap`'s rings, which the page turns into GeoJSON), with MapLibre's hash (`#zoom/lat/lon`), zoom buttons, a popup with a quake's
-/// details and a zoom into a summary of hidden quakes. After every move, once the map is idle,
-/// `<body data-in-view="N">` says how many quakes are drawn (tests and scripts read it).
+/// details and a zoom into a summary of hidden quakes. A bar above the map names the bundle, says
+/// how many quakes are in view and gives the legend read from the style itself (its `quakes`
+/// layer's `step` of colours by magnitude, the summaries, and the recent layer's ring and
+/// boundary from `manifest.json`), so a style of the user's own is described as it draws.
+/// After every move, once the map is idle, `<body data-in-view="N">` says how many quakes are
+/// drawn (tests and scripts read it).
 enum ServePage {
     static func html(title: String) -> String {
         template.replacingOccurrences(of: "__TITLE__", with: title.htmlEscaped)
@@ -21,9 +25,14 @@ enum ServePage {
         <style>
           html, body, #map { margin: 0; height: 100%; background: #0d1b2a; font: 14px system-ui, sans-serif; }
           .maplibregl-popup-content { font: 13px system-ui, sans-serif; }
+          #bar { position: absolute; top: 8px; left: 8px; right: 60px; z-index: 1; padding: 6px 10px; border-radius: 6px;
+                 background: rgba(13, 27, 42, 0.85); color: #e0e6ee; font-size: 13px; pointer-events: none; }
+          #bar b { margin-right: 10px; }
+          #bar .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin: 0 3px 0 8px; }
         </style>
         </head>
         <body data-in-view="0">
+        <div id="bar"><b>__TITLE__</b><span id="count"></span><span id="legend"></span></div>
         <div id="map"></div>
         <script>
         "use strict";
@@ -39,8 +48,33 @@ enum ServePage {
         map.on("error", e => { document.body.dataset.error = String(e.error && e.error.message || e.error || e); console.error(document.body.dataset.error); });
         addEventListener("error", e => { document.body.dataset.error = e.message; });
         map.on("idle", () => {
-          document.body.dataset.inView = String(map.queryRenderedFeatures({ layers: quakeLayers() }).length);
+          const inView = map.queryRenderedFeatures({ layers: quakeLayers() }).length;
+          document.getElementById("count").textContent = `${inView.toLocaleString()} quakes in view`;
+          document.body.dataset.inView = String(inView);
           document.body.dataset.idle = "1";
+        });
+        // The legend, as the style draws: a `step` of colours over the magnitude (thresholds at or
+        // below -99 only set apart unknown magnitudes), the summaries' colour, the recent layer's ring.
+        map.once("styledata", async () => {
+          const swatch = (css, label) => `<span class="swatch" style="${css}"></span>${escape(label)}`;
+          const paint = id => (map.getStyle().layers.find(l => l.id === id) || {}).paint || {};
+          const colour = paint("quakes")["circle-color"];
+          let html = "";
+          if (Array.isArray(colour) && colour[0] === "step") {
+            const stops = [];
+            for (let i = 3; i + 1 < colour.length; i += 2) stops.push([colour[i], colour[i + 1]]);
+            const real = stops.filter(s => s[0] > -99), below = stops.filter(s => s[0] <= -99).pop();
+            if (real.length) html += swatch(`background:${below ? below[1] : colour[2]}`, `M <${real[0][0]}`);
+            real.forEach((s, i) => html += swatch(`background:${s[1]}`, i + 1 < real.length ? `M ${s[0]}–${real[i + 1][0]}` : `M ≥${s[0]}`));
+          }
+          const summaries = paint("clusters")["circle-color"];
+          if (typeof summaries === "string") html += swatch(`background:radial-gradient(${summaries}, transparent)`, "more, hidden at this zoom");
+          if (map.getLayer("recent")) {
+            const manifest = await (await fetch("/manifest.json")).json();
+            if (manifest.recent) html += swatch("box-shadow:inset 0 0 0 1.5px #f8fafc", `since ${manifest.recent.since.slice(0, 10)}, all shown`);
+          }
+          document.getElementById("legend").innerHTML = html;
+          document.body.dataset.legend = document.getElementById("legend").textContent;
         });
         const escape = s => String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
         // The tiles' quakes, and the recent layer's when the bundle has one (`--recent-days`).

@@ -96,6 +96,11 @@ import FoundationNetworking
         let counts = (browser.value ?? "").split(separator: " ").compactMap { Int($0) }
         #expect(counts.count == 2 && counts[0] >= 150 && counts[1] > counts[0], "\(browser)")
         #expect(browser.errors.isEmpty, "\(browser.errors)")
+
+        // The bar above the map: the legend as the style draws it, the recent layer from its boundary.
+        let legend = try await PreviewBrowserTests.visit(base.absoluteString + "#3/38/-97",
+                                                         until: "document.body.dataset.idle && document.body.dataset.legend")
+        #expect(legend.value == "M <3M 3–4M 4–5M 5–6M 6–7M ≥7more, hidden at this zoomsince 2019-11-10, all shown", "\(legend)")
     }
 
     /// Starts `quake-bake serve` of workspace `root` on a free loopback port; returns it and its URL.
