@@ -18,10 +18,10 @@ import QuakeTiles
 ///
 /// Binary, little-endian: magic `QBEXPST6`, options digest (u64), version digest (u64),
 /// metadata digest (u64, `TilesetMetadata.digest`), events in the tiles (u64), maxima digest
-/// (u64, `maximaDigest`), entry count (u64), cut count (u64); then 56-byte entries sorted by tile: packed key, content hash,
-/// offset, length (u32), flags (u32, 1 = oversize), data hash (2 × u64), events and
-/// clusters in the tile (2 × u32); then 24-byte cuts in the thinning's order: packed key,
-/// events, kept, reason (u32 each: 0 features, 1 bytes), zero (u32).
+/// (u64, `maximaDigest`), entry count (u64), cut count (u64); then 56-byte entries sorted by
+/// tile: packed key, content hash, offset, length (u32), flags (u32, 1 = oversize), data hash
+/// (2 × u64), events and clusters in the tile (2 × u32); then 24-byte cuts in the thinning's
+/// order: packed key, events, kept, reason (u32 each: 0 features, 1 bytes), zero (u32).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
     static let magic = Array("QBEXPST6".utf8)
