@@ -29,8 +29,8 @@ public struct RecentLayer: Sendable {
     /// Under `--recent-days auto`, the most of the selection the recent layer may hold: one
     /// event in `autoShare`, and at most `autoMaximumEvents` (every one of them is drawn at
     /// every zoom, unthinned, and the preview carries them all).
-    static let autoShare = 10
-    static let autoMaximumEvents = 10_000
+    public static let autoShare = 10
+    public static let autoMaximumEvents = 10_000
 
     /// The recent layer `choice` makes of `table`, if any: none for an empty selection (no
     /// newest event to count from); under `auto`, one of `RecentDays.autoDays` days when it

@@ -1,6 +1,7 @@
 import Foundation
 import ArgumentParser
 import QuakeBundles
+import QuakeCommon
 import QuakeTiles
 
 /// How to thin and what to write, shared by `export` and `bake`.
@@ -26,7 +27,7 @@ struct BundleFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Bundle versions to keep, the new one included (default 3).", valueName: "n")) var keep: Int?
     @Flag(inversion: .prefixedNo, help: "Write deltas from the older versions kept, for apps that update by delta (default on).")
     var deltas: Bool?
-    @Option(help: ArgumentHelp("Keep the quakes of the last N to 2N days out of the tiles, in recent.geojson (drawn by style.json over the tiles): app updates by delta then stay small, the tiles changing once every N days. auto (the default): \(RecentDays.autoDays) days when they hold at most a tenth of the selection; off: every quake in the tiles.",
+    @Option(help: ArgumentHelp("Keep the quakes of the last N to 2N days out of the tiles, in recent.geojson (drawn by style.json over the tiles): app updates by delta then stay small, the tiles changing once every N days. auto (the default): \(RecentDays.autoDays) days when they hold at most 1/\(RecentLayer.autoShare) of the selection and \(Format.count(RecentLayer.autoMaximumEvents)) quakes; off: every quake in the tiles.",
                                valueName: "N|auto|off"))
     var recentDays: RecentDays?
     @Option(help: ArgumentHelp("Write GeoJSON (and a preview layer) for zooms with at most this many features (default 50,000).",
