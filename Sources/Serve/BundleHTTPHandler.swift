@@ -103,16 +103,21 @@ struct BundleHTTPHandler: HTTPHandler {
     }
 }
 
-/// The open tile archive of each bundle version served so far (a version's files never change).
+/// The open tile archive of the bundle version served last (a version's files never change).
+///
+/// Only that one stays open: once `current` moves on, the older version's archive is closed
+/// when the requests still reading it are answered. A `serve` beside a cron export would
+/// otherwise hold every pruned version's `quakes.mbtiles` open, and the disk space of the
+/// deleted files would not come back until it stopped.
 final class ArchiveCache: @unchecked Sendable {
     private let lock = NSLock()
-    private var archives: [String: TileArchive] = [:]
+    private var latest: (path: String, archive: TileArchive)?
 
     func archive(for bundle: URL) throws -> TileArchive {
-        let key = bundle.path
-        if let archive = lock.withLock({ archives[key] }) { return archive }
+        let path = bundle.path
+        if let archive = lock.withLock({ latest?.path == path ? latest?.archive : nil }) { return archive }
         let archive = try TileArchive(bundle.appendingPathComponent("quakes.mbtiles"), version: bundle.lastPathComponent)
-        lock.withLock { archives[key] = archive }
+        lock.withLock { latest = (path, archive) }
         return archive
     }
 }

@@ -103,6 +103,40 @@ import FoundationNetworking
         #expect(legend.value == "M <3M 3–4M 4–5M 5–6M 6–7M ≥7more, hidden at this zoomsince 2019-11-10, all shown", "\(legend)")
     }
 
+    /// A `serve` left running beside cron exports follows `current` and lets go of the versions
+    /// pruned since: no file of a removed version stays open in it (their disk space comes back).
+    @Test func followsNewVersionsAndLetsGoOfPrunedOnes() async throws {
+        let directory = TemporaryDirectory("serve-prune")
+        let root = directory.path("ws").path
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--keep", "1"]).checked()
+        let (server, base) = try Self.serve(root)
+        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        func tileETag() async throws -> String {
+            let (_, response) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "tiles/0/0/0.pbf", relativeTo: base)!)
+            return try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"))
+        }
+        let bundles = URL(fileURLWithPath: root).appendingPathComponent("bundles")
+        func currentVersion() throws -> String {
+            try FileManager.default.destinationOfSymbolicLink(atPath: bundles.appendingPathComponent("current").path)
+        }
+        let first = try currentVersion()
+        #expect(try await tileETag().contains(first))
+
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("feed-all_week-2018-06.geojson.gz").path]).checked()
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--keep", "1"]).checked()
+        let second = try currentVersion()
+        #expect(second != first && !FileManager.default.fileExists(atPath: bundles.appendingPathComponent(first).path), "the first version is pruned")
+        #expect(try await tileETag().contains(second))
+
+        let descriptors = "/proc/\(server.processIdentifier)/fd"
+        let open = try FileManager.default.contentsOfDirectory(atPath: descriptors).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + $0)
+        }
+        #expect(open.contains { $0.hasPrefix(bundles.appendingPathComponent(second).path) }, "\(open)")
+        #expect(!open.contains { $0.contains(first) }, "files of the pruned version still open: \(open.filter { $0.contains(first) })")
+    }
+
     /// Starts `quake-bake serve` of workspace `root` on a free loopback port; returns it and its URL.
     private static func serve(_ root: String) throws -> (Process, URL) {
         struct NoURL: Error, CustomStringConvertible { let description = "quake-bake serve printed no URL" }
