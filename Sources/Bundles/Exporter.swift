@@ -71,13 +71,14 @@ public enum Exporter {
         // Deltas from the versions that stay after this one is published, each file written as soon
         // as the new file it compares is complete (see DeltaWriter).
         let kept = options.deltas ? publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) } : []
-        let deltaBases = try DeltaWriter.bases(Array(kept), newVersion: directory)
+        let deltaBases = try DeltaWriter.bases(Array(kept), to: bundleVersion, in: directory)
         let recent = RecentLayer.chosen(options.recentDays, table: table)
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
         let appDatabase = BackgroundWork("export.app-database") {
             let (digest, touched) = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table,
-                                                                featureIDs: try assigning.wait(), highWaterMark: highWaterMark,
+                                                                featureIDs: try assigning.wait(), bundleVersion: bundleVersion,
+                                                                highWaterMark: highWaterMark,
                                                                 recentSince: recent?.since,
                                                                 previous: previousDatabase,
                                                                 to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)

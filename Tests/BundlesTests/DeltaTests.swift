@@ -110,6 +110,81 @@ import TestSupport
         #expect(report.direct.delta_rows >= 40, "the rows v2 changed are in v3's delta from v1: \(report.direct)")
     }
 
+    /// The reference applier changes nothing unless the delta is this copy's: a delta file cut
+    /// short or damaged, a copy of another version, a second application, a version with no delta
+    /// from the copy's are refused with a message naming the file or the versions, the copy's
+    /// files untouched; the right delta then applies, and the copy's quakes.sqlite names its new version.
+    @Test func theReferenceApplierRefusesADeltaThatIsNotTheCopys() async throws {
+        let dir = TemporaryDirectory("deltas-refused")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        let out = dir.path("bundles")
+        func revised(by change: Double) throws {
+            try store.upsert(try store.events().values.sorted { $0.id < $1.id }.prefix(20).map { e in
+                var e = e
+                e.updated += 1_000
+                e.mag = (e.mag ?? 1) + change
+                return e
+            })
+        }
+        let fm = FileManager.default
+        func copy(_ bundle: URL, to name: String, files: [String] = ["quakes.mbtiles", "quakes.sqlite", "manifest.json"]) throws -> URL {
+            let target = dir.path(name)
+            for file in files {
+                try fm.createDirectory(at: target.appendingPathComponent(file).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try fm.copyItem(at: bundle.appendingPathComponent(file), to: target.appendingPathComponent(file))
+            }
+            return target
+        }
+        func digests(_ copy: URL) throws -> [String] {
+            try ["quakes.mbtiles", "quakes.sqlite"].map { try SHA256.hex(fileAt: copy.appendingPathComponent($0)) }
+        }
+        func applier(_ copy: URL, _ new: URL) async throws -> ChildProcess.Outcome {
+            try await ChildProcess.run("python3", [TestData.projectRoot.appendingPathComponent("docs/apply-delta.py").path, copy.path, new.path])
+        }
+
+        let v1 = try ExportHelpers.export(store, to: out)
+        let app = try copy(v1.directory, to: "app")  // what the app shipped
+        let before = try digests(app)
+        try revised(by: 0.1)
+        let v2 = try ExportHelpers.export(store, to: out) { $0.keep = 2 }
+        try revised(by: 0.2)
+        let v3 = try ExportHelpers.export(store, to: out) { $0.keep = 2 }  // v1 is pruned: v3 has a delta from v2 only
+
+        // v2's delta from v1, its tiles file cut short as by a broken download.
+        let deltaFiles = ["manifest.json", "deltas/\(v1.bundleVersion).mbtiles", "deltas/\(v1.bundleVersion).sqlite"]
+        let cut = try copy(v2.directory, to: "cut", files: deltaFiles)
+        let tilesDelta = cut.appendingPathComponent("deltas/\(v1.bundleVersion).mbtiles")
+        try Data(contentsOf: tilesDelta).prefix(4096).write(to: tilesDelta)
+        let truncated = try await applier(app, cut)
+        #expect(truncated.status == 1 && truncated.standardError.contains("\(v1.bundleVersion).mbtiles: 4096 bytes, the manifest says"), "\(truncated)")
+        // The same size, other bytes.
+        let damaged = try copy(v2.directory, to: "damaged", files: deltaFiles)
+        let rowsDelta = damaged.appendingPathComponent("deltas/\(v1.bundleVersion).sqlite")
+        var bytes = try Data(contentsOf: rowsDelta)
+        bytes[bytes.count - 1] ^= 0xff
+        try bytes.write(to: rowsDelta)
+        let wrongBytes = try await applier(app, damaged)
+        #expect(wrongBytes.status == 1 && wrongBytes.standardError.contains("sha256"), "\(wrongBytes)")
+        // v3 has no delta from v1.
+        let noDelta = try await applier(app, v3.directory)
+        #expect(noDelta.status == 1 && noDelta.standardError.contains("version \(v3.bundleVersion) has no delta from version \(v1.bundleVersion) (it has deltas from: \(v2.bundleVersion))"),
+                "\(noDelta)")
+        #expect(try digests(app) == before, "nothing of the copy changed while refusing")
+
+        let applied = try await applier(app, v2.directory)
+        #expect(applied.status == 0 && applied.standardOutput.contains("version \(v1.bundleVersion) → \(v2.bundleVersion)"), "\(applied)")
+        let held = try await DatabaseQueue(path: app.appendingPathComponent("quakes.sqlite").path).read {
+            try String.fetchOne($0, sql: "SELECT value FROM info WHERE name = 'bundle_version'")
+        }
+        #expect(held == v2.bundleVersion, "the copy's quakes.sqlite names the version it now holds (its manifest is still v1's)")
+        let again = try await applier(app, v2.directory)
+        #expect(again.status == 1 && again.standardError.contains("already holds version \(v2.bundleVersion)"), "\(again)")
+        // Now v3's delta from v2 is the copy's, found by the version its quakes.sqlite names.
+        let next = try await applier(app, v3.directory)
+        #expect(next.status == 0, "\(next)")
+        #expect(try digests(app)[0] != before[0])
+    }
+
     private func sqlite(_ file: URL, _ sql: String) throws {
         let queue = try DatabaseQueue(path: file.path)
         try queue.write { try $0.execute(sql: sql) }

@@ -16,6 +16,11 @@ import QuakeTiles
 ///   max_lat)`, the new R-tree's entries of those rows (a plain table); `deleted_events(rowid)`;
 ///   and `info`, the new version's.
 ///
+/// Both name the versions they join in `delta_info(name, value)`: `base_version` (N) and
+/// `bundle_version` (the new one), so that an app checks, before applying, that its
+/// `quakes.sqlite` is N (its `info` names its `bundle_version`) and that the two files belong
+/// together.
+///
 /// Applying them (README, "Updating an app by delta"; docs/apply-delta.py) gives the new
 /// version's tiles and rows exactly. Made with SQL over both versions' files: tiles compared
 /// by their bytes, rows by the event and version they hold; from the version the app database
@@ -42,21 +47,30 @@ enum DeltaWriter {
         let directory: URL
         /// Its `bundle_version`, the delta files' name.
         let version: String
+        /// The `bundle_version` the delta leads to.
+        let target: String
     }
 
-    /// The bases among complete older version directories, with the directory the deltas go to
-    /// in `newVersion` made ready when there are any.
-    static func bases(_ directories: [URL], newVersion: URL) throws -> [Base] {
-        let bases = try directories.map { directory in
-            guard let version = Manifest.bundleVersion(in: directory) else {
-                throw QuakeBakeError("\(directory.path): no readable manifest.json, so no delta from it")
+    /// The bases among complete older version directories for deltas to `bundleVersion`, with
+    /// the directory the deltas go to in its (unpublished) `directory` made ready when there are any.
+    static func bases(_ directories: [URL], to bundleVersion: String, in directory: URL) throws -> [Base] {
+        let bases = try directories.map { base in
+            guard let version = Manifest.bundleVersion(in: base) else {
+                throw QuakeBakeError("\(base.path): no readable manifest.json, so no delta from it")
             }
-            return Base(directory: directory, version: version)
+            return Base(directory: base, version: version, target: bundleVersion)
         }
         if !bases.isEmpty {
-            try FileManager.default.createDirectory(at: newVersion.appendingPathComponent(directoryName), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(directoryName), withIntermediateDirectories: true)
         }
         return bases
+    }
+
+    /// `delta_info`, the versions a delta joins, as SQL run in the delta file being made.
+    private static func deltaInfo(_ base: Base) -> (sql: String, arguments: StatementArguments) {
+        ("CREATE TABLE delta_info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
+            + "INSERT INTO delta_info (name, value) VALUES ('base_version', ?), ('bundle_version', ?);",
+         [base.version, base.target])
     }
 
     /// Writes the tiles delta from each base, once the new version's `quakes.mbtiles` is complete.
@@ -69,7 +83,7 @@ enum DeltaWriter {
             let candidates = encoded.flatMap { encoded in
                 earlierDelta(from: encoded.base, to: base, ext: "mbtiles").map { (encoded.keys, $0) }
             }
-            try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base.directory.appendingPathComponent("quakes.mbtiles"),
+            try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base,
                       candidates: candidates, to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
         }
     }
@@ -105,7 +119,7 @@ enum DeltaWriter {
             let candidates = touched.flatMap { touched in
                 earlierDelta(from: touched.base, to: base, ext: "sqlite").map { (touched.rows, $0) }
             }
-            try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base.directory.appendingPathComponent("quakes.sqlite"),
+            try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base,
                      candidates: candidates, to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
         }
     }
@@ -122,14 +136,14 @@ enum DeltaWriter {
         }
     }
 
-    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata. With `candidates`
-    /// (the tiles encoded anew, and the delta of the version they were reused from), only those
-    /// tiles of the new file are compared (the others are the base's own).
-    private static func tiles(new: URL, base: URL, candidates: ([TileKey], URL?)?, to url: URL) throws {
+    /// The tiles delta: new and changed tiles, deleted tiles, the new metadata, the versions. With
+    /// `candidates` (the tiles encoded anew, and the delta of the version they were reused from),
+    /// only those tiles of the new file are compared (the others are the base's own).
+    private static func tiles(new: URL, base: Base, candidates: ([TileKey], URL?)?, to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "delta-tiles")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
-            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
+            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent("quakes.mbtiles").path])
             var newTiles = "m.tiles t"
             if let (encoded, earlier) = candidates {
                 try db.execute(sql: "CREATE TEMP TABLE encoded (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID")
@@ -172,6 +186,8 @@ enum DeltaWriter {
                       ORDER BY o.zoom_level, o.tile_column, o.tile_row;
                     CREATE UNIQUE INDEX deleted_tile_index ON deleted_tiles (zoom_level, tile_column, tile_row);
                     """)
+                let versions = deltaInfo(base)
+                try db.execute(sql: versions.sql, arguments: versions.arguments)
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE m")
@@ -181,14 +197,15 @@ enum DeltaWriter {
         SQLiteBuild.fsync(url)
     }
 
-    /// The rows delta: new and changed rows with their R-tree entries, deleted rowids, the new `info`.
-    /// With `candidates` (the rows the patch touched, and the delta of the version it patched),
-    /// only those rows are compared (all the others are the same in both files); without, every row.
-    private static func rows(new: URL, base: URL, candidates: (TouchedRows, URL?)?, to url: URL) throws {
+    /// The rows delta: new and changed rows with their R-tree entries, deleted rowids, the new
+    /// `info`, the versions. With `candidates` (the rows the patch touched, and the delta of the
+    /// version it patched), only those rows are compared (all the others are the same in both
+    /// files); without, every row.
+    private static func rows(new: URL, base: Base, candidates: (TouchedRows, URL?)?, to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "delta-rows")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
-            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.path])
+            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent("quakes.sqlite").path])
             // The columns as the new app database has them: the schema is written once, there.
             let create = try String.fetchOne(db, sql: "SELECT sql FROM m.sqlite_master WHERE type = 'table' AND name = 'events'")!
             let columns = try Row.fetchAll(db, sql: "PRAGMA m.table_info(events)").map { $0["name"] as String }
@@ -233,6 +250,8 @@ enum DeltaWriter {
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     INSERT INTO info SELECT name, value FROM m.info ORDER BY name;
                     """)
+                let versions = deltaInfo(base)
+                try db.execute(sql: versions.sql, arguments: versions.arguments)
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE m")

@@ -58,9 +58,10 @@ enum AppDatabaseWriter {
     /// Given a copy of the previous bundle's database and the rows that changed since it was
     /// made, the unchanged rows are taken from there (the copy is used up); the file is the same,
     /// and `touched` says which rows may differ from the previous bundle's (nil: any row may).
-    /// `info` holds the schema, the store's high-water mark, the event count and, with a recent
-    /// layer, `recent_since` (ms: the app draws the events from then on itself).
-    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, highWaterMark: Int64,
+    /// `info` holds the schema, the bundle version (the one the file is part of: an app applying
+    /// a delta checks that its file is the delta's base), the store's high-water mark, the event
+    /// count and, with a recent layer, `recent_since` (ms: the app draws the events from then on itself).
+    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, bundleVersion: String, highWaterMark: Int64,
                       recentSince: Int64?, previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL,
                       logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
         let started = DispatchTime.now()
@@ -112,8 +113,8 @@ enum AppDatabaseWriter {
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count else {
                     throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(table.count) selected events")
                 }
-                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('store_high_water_mark', ?), ('events', ?)",
-                               arguments: [String(highWaterMark), String(table.count)])
+                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('bundle_version', ?), ('store_high_water_mark', ?), ('events', ?)",
+                               arguments: [bundleVersion, String(highWaterMark), String(table.count)])
                 if let recentSince {
                     try db.execute(sql: "INSERT INTO info (name, value) VALUES ('recent_since', ?)", arguments: [String(recentSince)])
                 }
