@@ -181,7 +181,7 @@ public enum Exporter {
                 throw QuakeBakeError("cannot rename \(temporary.path): \(String(cString: strerror(errno)))")
             }
         } catch {
-            logger.warning("\(file.lastPathComponent) was not kept (the next export does more work): \(error)")
+            logger.warning("\(file.lastPathComponent) was not kept (the next export does more work): \(ErrorText.message(error))")
             try? FileManager.default.removeItem(at: temporary)
             try? FileManager.default.removeItem(at: file)
         }

@@ -96,7 +96,7 @@ struct RunHistory {
         let status = (error as? ExitStatusProviding)?.exitStatus ?? .failure
         let outcome = status == .temporaryFailure ? "temporary failure" : (status == .dataError ? "data error" : "failed")
         try finish(id, outcome: outcome, exitCode: status.rawValue, eventsFetched: eventsFetched, eventsChanged: eventsChanged,
-                   rejected: rejected, bundleVersion: bundleVersion, message: "\(error)")
+                   rejected: rejected, bundleVersion: bundleVersion, message: ErrorText.message(error))
     }
 
     /// The newest runs, newest first. A run that never finished and whose lock is gone was killed: `interrupted`.

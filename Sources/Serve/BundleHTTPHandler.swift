@@ -33,8 +33,8 @@ struct BundleHTTPHandler: HTTPHandler {
         do {
             response = try answer(path, request: request)
         } catch {
-            logger.error("\(path): \(error)")
-            response = Self.text(500, "Internal Server Error: \(error)\n")
+            logger.error("\(path): \(ErrorText.message(error))")
+            response = Self.text(500, "Internal Server Error: \(ErrorText.message(error))\n")
         }
         logger.debug("\(request.method.rawValue) \(path) → \(response.statusCode.code)")
         // Any page may draw these tiles (an app's own page, a file on disk).

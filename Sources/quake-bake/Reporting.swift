@@ -15,7 +15,7 @@ enum Reporting {
         } catch let error as ExitCode {
             throw error
         } catch {
-            logger.error("\(error)")
+            logger.error("\(ErrorText.message(error))")
             throw ExitCode(ExitStatus.failure.rawValue)
         }
     }

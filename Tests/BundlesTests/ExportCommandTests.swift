@@ -36,6 +36,18 @@ import TestSupport
         #expect(outcome.standardError.hasPrefix("Error: ") && outcome.standardError.contains("Usage: quake-bake export"), "\(outcome.standardError)")
     }
 
+    /// A file system error names the path and the system's reason, not Foundation's dump of its fields.
+    @Test func anOutputDirectoryThatCannotBeMadeIsNamed() async throws {
+        let dir = TemporaryDirectory("cli")
+        _ = try TestStore(workspace: dir.url, samples: ["feed-2.5_month-2025-10.geojson.gz"])
+        let blocker = dir.path("a-file")
+        try Data("not a directory".utf8).write(to: blocker)
+        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--max-zoom", "3", "--out", blocker.appendingPathComponent("bundles").path])
+        #expect(outcome.status == 1)
+        #expect(outcome.standardError.contains("\(blocker.path)/bundles: Not a directory") && !outcome.standardError.contains("Domain="),
+                "\(outcome.standardError)")
+    }
+
     @Test func aMissingStoreSaysWhatToDo() async throws {
         let dir = TemporaryDirectory("cli")
         let workspace = dir.path("never-made")
