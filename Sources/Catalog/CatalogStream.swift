@@ -19,7 +19,7 @@ public enum CatalogStream {
                             chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
         guard size <= maxBytes else {
-            return CatalogPage(problem: "\(source): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for one file (--max-file-size); not read")
+            return CatalogPage(problem: InputFile.overLimit(source, size: size, maxBytes: maxBytes))
         }
         var reader = PieceReader()
         do {

@@ -40,9 +40,7 @@ public enum InputFile {
             throw Problem(description: "\(path): a device or socket, not a catalog file; give a ComCat GeoJSON or CSV file")
         }
         let size = Int(status.st_size)
-        if size > maxBytes {
-            throw Problem(description: "\(path): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for one file (--max-file-size); not read")
-        }
+        if size > maxBytes { throw Problem(description: overLimit(path, size: size, maxBytes: maxBytes)) }
         var data = Data(count: max(size, 1 << 16))
         var filled = 0
         while true {
@@ -63,6 +61,11 @@ public enum InputFile {
         }
         data.count = filled
         return data
+    }
+
+    /// What is said of a file of `size` bytes over the limit of `maxBytes`.
+    public static func overLimit(_ path: String, size: Int, maxBytes: Int) -> String {
+        "\(path): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for one file (--max-file-size); not read"
     }
 
     /// How far `compressedBytes` of gzip may inflate, within `maxBytes`.

@@ -119,6 +119,11 @@ final class SourceReader: @unchecked Sendable {
             return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
         }
         if source.sha256 == nil, let size = Self.regularFileSize(source.file), size >= source.streamedFrom {
+            // Over the limit, it is not read at all (hashing it first took minutes at hundreds of GB).
+            guard size <= source.maxBytes else {
+                return put(.source(.unreadable(source, message: InputFile.overLimit(source.file.path, size: size, maxBytes: source.maxBytes))),
+                           lookahead: lookahead)
+            }
             return stream(source, known: known, seen: &seen, chunkSize: chunkSize, lookahead: lookahead)
         }
         let data: Data

@@ -81,12 +81,17 @@ import TestSupport
         let workspace = Workspace(root: directory.path("ws"))
         let oversized = directory.path("two-megabytes.csv")
         try Data(count: 2 << 20).write(to: oversized)
+        // Big enough to be read a piece at a time (IndexSource.streamedFrom), and not read either.
+        let streamed = directory.path("nine-megabytes.geojson")
+        try Data(count: 9 << 20).write(to: streamed)
         let outcome = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--max-file-size", "1", "--from", Self.good.path,
-                                                  "--from", directory.url.path, "--from", "/dev/null", "--from", oversized.path])
+                                                  "--from", directory.url.path, "--from", "/dev/null", "--from", oversized.path, "--from", streamed.path])
         #expect(outcome.status == QuakeCommon.ExitStatus.failure.rawValue, "\(outcome.standardError)")
         #expect(outcome.standardError.contains("\(directory.url.path): a directory, not a catalog file"), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("/dev/null: a device or socket, not a catalog file"), "\(outcome.standardError)")
         #expect(outcome.standardError.contains("two-megabytes.csv: 2.0 MB, over the 1.0 MB limit for one file"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("nine-megabytes.geojson: 9.0 MB, over the 1.0 MB limit for one file"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("4 of 5 sources could not be read"), "\(outcome.standardError)")
         #expect(!outcome.standardError.contains("NSCocoaErrorDomain"), "\(outcome.standardError)")
         let store = try EventStore(opening: workspace.storePath)
         defer { try? store.close() }
