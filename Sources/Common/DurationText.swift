@@ -7,8 +7,9 @@ public enum DurationText {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard let last = trimmed.last else { return nil }
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
-        if let unit = units[last], let value = Double(trimmed.dropLast()), value >= 0 { return value * unit }
-        if let value = Double(trimmed), value >= 0 { return value }
+        // Finite only: "inf" is not a duration, nor is anything that overflows to it.
+        if let unit = units[last], let value = Double(trimmed.dropLast()), value >= 0, (value * unit).isFinite { return value * unit }
+        if let value = Double(trimmed), value >= 0, value.isFinite { return value }
         return nil
     }
 

@@ -37,6 +37,29 @@ public struct FetchOptions: Sendable {
     /// The budget's sliding window, seconds.
     public var budgetWindow: TimeInterval = 300
 
+    /// The range each setting may take: anything outside (NaN and infinity included) is refused
+    /// where it is given, by flag or by configuration key. Wide enough for any real use, and
+    /// narrow enough that no later arithmetic on a setting overflows (an overlap of 1e300 s
+    /// once stopped `fetch` with a trap).
+    public enum Limits {
+        /// Timeouts, the request deadline, the longest Retry-After, giving up: seconds, up to a day.
+        public static let seconds: ClosedRange<Double> = 0.001...86_400
+        /// The backoff's base, seconds.
+        public static let retryDelay: ClosedRange<Double> = 0...3_600
+        /// The incremental overlap, seconds: up to a year.
+        public static let overlap: ClosedRange<Double> = 0...(366 * 86_400)
+        public static let concurrency: ClosedRange<Int> = 1...16
+        public static let budget: ClosedRange<Int> = 1...1_000_000
+        public static let attempts: ClosedRange<Int> = 1...100
+        /// The largest answer, MB: up to 4 GB.
+        public static let bodyMegabytes: ClosedRange<Int> = 1...4_096
+
+        /// "must be 1…16" in words.
+        public static func describe<T: Comparable>(_ range: ClosedRange<T>) -> String {
+            "must be \(range.lowerBound)…\(range.upperBound)"
+        }
+    }
+
     /// Whether to sync incrementally.
     public enum Mode: String, Sendable, CaseIterable {
         /// Incremental when the journal holds a completed fetch of the same selection, else full.

@@ -86,17 +86,18 @@ public enum ConfigurationFile {
 
     private static func readFetch(_ s: inout Section, into fetch: inout FetchOptions) throws {
         if let service = try s.string("service") { fetch.service = try serviceURL(service, source: s.path) }
-        if let overlap = try s.duration("overlap") { fetch.overlap = Int64(overlap * 1000) }
-        fetch.concurrency = try s.int("concurrency", atLeast: 1) ?? fetch.concurrency
-        fetch.requestBudget = try s.int("budget", atLeast: 1) ?? fetch.requestBudget
-        fetch.connectTimeout = try s.duration("connect_timeout") ?? fetch.connectTimeout
-        fetch.readTimeout = try s.duration("read_timeout") ?? fetch.readTimeout
-        fetch.requestDeadline = try s.duration("request_deadline") ?? fetch.requestDeadline
-        if let megabytes = try s.int("max_body_mb", atLeast: 1) { fetch.maxBodyBytes = megabytes << 20 }
-        fetch.maxRetryAfter = try s.duration("max_retry_after") ?? fetch.maxRetryAfter
-        fetch.giveUpAfter = try s.duration("give_up_after") ?? fetch.giveUpAfter
-        fetch.maxAttempts = try s.int("max_attempts", atLeast: 1) ?? fetch.maxAttempts
-        fetch.retryBaseDelay = try s.duration("retry_delay") ?? fetch.retryBaseDelay
+        typealias Limits = FetchOptions.Limits
+        if let overlap = try s.duration("overlap", in: Limits.overlap) { fetch.overlap = Int64(overlap * 1000) }
+        fetch.concurrency = try s.int("concurrency", in: Limits.concurrency) ?? fetch.concurrency
+        fetch.requestBudget = try s.int("budget", in: Limits.budget) ?? fetch.requestBudget
+        fetch.connectTimeout = try s.duration("connect_timeout", in: Limits.seconds) ?? fetch.connectTimeout
+        fetch.readTimeout = try s.duration("read_timeout", in: Limits.seconds) ?? fetch.readTimeout
+        fetch.requestDeadline = try s.duration("request_deadline", in: Limits.seconds) ?? fetch.requestDeadline
+        if let megabytes = try s.int("max_body_mb", in: Limits.bodyMegabytes) { fetch.maxBodyBytes = megabytes << 20 }
+        fetch.maxRetryAfter = try s.duration("max_retry_after", in: Limits.seconds) ?? fetch.maxRetryAfter
+        fetch.giveUpAfter = try s.duration("give_up_after", in: Limits.seconds) ?? fetch.giveUpAfter
+        fetch.maxAttempts = try s.int("max_attempts", in: Limits.attempts) ?? fetch.maxAttempts
+        fetch.retryBaseDelay = try s.duration("retry_delay", in: Limits.retryDelay) ?? fetch.retryBaseDelay
     }
 
     /// Reads the `export:` section; a relative `style` path is taken from `directory` (the configuration file's).
@@ -224,12 +225,21 @@ private struct Section {
         return ms
     }
 
-    mutating func duration(_ key: String) throws -> Double? {
+    mutating func duration(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
         guard let value = take(key) else { return nil }
         guard let seconds = DurationText.seconds("\(value)") else {
             throw Section.error(path, "\(key): \"\(value)\" is not a duration (90, 90s, 10m, 2h, 1d)")
         }
+        guard range.contains(seconds) else {
+            throw Section.error(path, "\(key): \"\(value)\" \(FetchOptions.Limits.describe(range)) seconds")
+        }
         return seconds
+    }
+
+    mutating func int(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let number = try int(key) else { return nil }
+        guard range.contains(number) else { throw Section.error(path, "\(key): \(number) \(FetchOptions.Limits.describe(range))") }
+        return number
     }
 
     mutating func strings(_ key: String) throws -> [String]? {

@@ -18,7 +18,7 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("How far before the high-water mark an incremental fetch starts: 90s, 10m, 2h, 1d (default 10m).", valueName: "duration"))
     var overlap: String?
 
-    @Option(help: ArgumentHelp("Requests in flight at once (default 2).", valueName: "n"))
+    @Option(help: ArgumentHelp("Requests in flight at once (default 2, at most 16).", valueName: "n"))
     var concurrency: Int?
 
     @Option(help: ArgumentHelp("Requests allowed per 5 minutes (default 400).", valueName: "n"))
@@ -33,7 +33,7 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Seconds one request may take in all, headers and body (default 60).", valueName: "s"))
     var requestDeadline: Double?
 
-    @Option(help: ArgumentHelp("Largest answer accepted, in MB, as received and once decompressed (default 100; a USGS page of 20,000 events is 15–20 MB).", valueName: "MB"))
+    @Option(help: ArgumentHelp("Largest answer accepted, in MB, as received and once decompressed (default 100, at most 4096; a USGS page of 20,000 events is 15–20 MB).", valueName: "MB"))
     var maxBody: Int?
 
     @Option(help: ArgumentHelp("Longest Retry-After obeyed, seconds; a service asking for longer is given up on, exit 75 (default 600).", valueName: "s"))
@@ -52,14 +52,19 @@ struct ServiceOptions: ParsableArguments {
         if incremental && full { throw ValidationError("--incremental and --full cannot be used together.") }
         if let service, serviceURL(service) == nil { throw ValidationError("--service \"\(service)\" is not an http(s) URL.") }
         if let overlap, DurationText.seconds(overlap) == nil { throw ValidationError("--overlap \"\(overlap)\" is not a duration (e.g. 10m, 2h).") }
-        for (flag, value) in [("--concurrency", concurrency), ("--budget", budget), ("--max-attempts", maxAttempts), ("--max-body", maxBody)] {
-            if let value, value < 1 { throw ValidationError("\(flag) must be at least 1.") }
+        if let overlap, let seconds = DurationText.seconds(overlap), !FetchOptions.Limits.overlap.contains(seconds) {
+            throw ValidationError("--overlap \"\(overlap)\" is longer than a year.")
         }
-        for (flag, value) in [("--connect-timeout", connectTimeout), ("--read-timeout", readTimeout), ("--request-deadline", requestDeadline),
-                              ("--max-retry-after", maxRetryAfter), ("--give-up-after", giveUpAfter)] {
-            if let value, value <= 0 { throw ValidationError("\(flag) must be positive.") }
+        typealias Limits = FetchOptions.Limits
+        for (flag, value, range) in [("--concurrency", concurrency, Limits.concurrency), ("--budget", budget, Limits.budget),
+                                     ("--max-attempts", maxAttempts, Limits.attempts), ("--max-body", maxBody, Limits.bodyMegabytes)] {
+            if let value, !range.contains(value) { throw ValidationError("\(flag) \(Limits.describe(range)), not \(value).") }
         }
-        if let retryDelay, retryDelay < 0 { throw ValidationError("--retry-delay must not be negative.") }
+        for (flag, value, range) in [("--connect-timeout", connectTimeout, Limits.seconds), ("--read-timeout", readTimeout, Limits.seconds),
+                                     ("--request-deadline", requestDeadline, Limits.seconds), ("--max-retry-after", maxRetryAfter, Limits.seconds),
+                                     ("--give-up-after", giveUpAfter, Limits.seconds), ("--retry-delay", retryDelay, Limits.retryDelay)] {
+            if let value, !range.contains(value) { throw ValidationError("\(flag) \(Limits.describe(range)) seconds, not \(value).") }
+        }
     }
 
     /// Sets the parts of `options` these flags give.

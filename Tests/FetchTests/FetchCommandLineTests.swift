@@ -13,6 +13,15 @@ import TestSupport
         (["--start", "yesterday"], "not an ISO-8601 time"),
         (["--incremental", "--full"], "cannot be used together"),
         (["--overlap", "ten"], "not a duration"),
+        // Numbers past any real use, which later arithmetic once trapped on (SIGILL): refused with their range.
+        (["--overlap", "inf"], "not a duration"),
+        (["--overlap", "1e300d"], "longer than a year"),
+        (["--overlap", "400d"], "longer than a year"),
+        (["--read-timeout", "1e308"], "--read-timeout must be 0.001…86400.0 seconds, not 1e+308"),
+        (["--retry-delay", "nan"], "--retry-delay must be 0.0…3600.0 seconds, not nan"),
+        (["--give-up-after", "inf"], "--give-up-after must be 0.001…86400.0 seconds"),
+        (["--concurrency", "100000"], "--concurrency must be 1…16, not 100000"),
+        (["--max-body", "17592186044416"], "--max-body must be 1…4096"),
     ])
     func badFlagsStopBeforeAnyRequest(flags: [String], message: String) async throws {
         let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")])
