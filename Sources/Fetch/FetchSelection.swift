@@ -65,6 +65,9 @@ public struct FetchSelection: Sendable, Hashable, Codable {
         for type in eventTypes where type.isEmpty || type.contains(",") {
             throw fail("--event-type \"\(type)\" must be one non-empty type name")
         }
+        if let catalog, catalog.trimmingCharacters(in: .whitespaces).isEmpty || catalog.count > 64 {
+            throw fail("--catalog \"\(catalog)\" must be a catalog name (e.g. us, ak, nc), not empty and at most 64 characters")
+        }
     }
 
     /// The time range to plan over, resolved against `now` (ms).

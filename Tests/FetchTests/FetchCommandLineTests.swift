@@ -13,6 +13,7 @@ import TestSupport
         (["--start", "yesterday"], "not an ISO-8601 time"),
         (["--incremental", "--full"], "cannot be used together"),
         (["--overlap", "ten"], "not a duration"),
+        (["--catalog", ""], "--catalog \"\" must be a catalog name"),
         // Numbers past any real use, which later arithmetic once trapped on (SIGILL): refused with their range.
         (["--overlap", "inf"], "not a duration"),
         (["--overlap", "1e300d"], "longer than a year"),
