@@ -20,25 +20,38 @@ import Yams
 /// ```
 /// Unknown keys are errors (a typo in a cron job's configuration must not pass silently).
 public enum ConfigurationFile {
+    /// The largest configuration file read: a real one is a few hundred bytes.
+    static let maximumBytes = 1 << 20
+    /// The most values (scalars, mappings, sequences) a configuration may hold once its YAML
+    /// aliases are expanded: a few lines of aliases can stand for billions ("billion laughs").
+    static let maximumValues = 10_000
+
     /// Reads the file at `url` on top of `base`.
     public static func read(_ url: URL, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
         let text: String
         do {
-            text = try String(contentsOf: url, encoding: .utf8)
+            text = String(decoding: try InputFile.bytes(of: url, maxBytes: maximumBytes), as: UTF8.self)
         } catch {
-            throw QuakeBakeError("cannot read the configuration \(url.path): \(error.localizedDescription)", exitStatus: .usage)
+            throw QuakeBakeError("cannot read the configuration \(url.path): \(error.description)", exitStatus: .usage)
         }
         return try parse(text, source: url.path, over: base)
     }
 
     /// Parses configuration text; `source` names it in messages.
     public static func parse(_ text: String, source: String, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
-        let loaded: Any?
+        let root: Node?
         do {
-            loaded = try Yams.load(yaml: text)
+            root = try Yams.compose(yaml: text)
         } catch {
             throw QuakeBakeError("\(source) is not valid YAML: \(error)", exitStatus: .usage)
         }
+        // Composing keeps an alias as one shared node; building the values expands it: counted first.
+        var budget = maximumValues
+        if let root, !fits(root, within: &budget) {
+            throw QuakeBakeError("\(source) holds more than \(Format.count(maximumValues)) values once its YAML aliases are expanded; "
+                                 + "a configuration needs a few dozen", exitStatus: .usage)
+        }
+        let loaded = root?.any
         var configuration = base
         guard let loaded else { return configuration }
         var top = try Section(loaded, path: source)
@@ -98,6 +111,17 @@ public enum ConfigurationFile {
         fetch.giveUpAfter = try s.duration("give_up_after", in: Limits.seconds) ?? fetch.giveUpAfter
         fetch.maxAttempts = try s.int("max_attempts", in: Limits.attempts) ?? fetch.maxAttempts
         fetch.retryBaseDelay = try s.duration("retry_delay", in: Limits.retryDelay) ?? fetch.retryBaseDelay
+    }
+
+    /// Whether `node` holds at most `budget` values, aliases expanded (the walk stops once over).
+    private static func fits(_ node: Node, within budget: inout Int) -> Bool {
+        budget -= 1
+        guard budget >= 0 else { return false }
+        switch node {
+        case .scalar, .alias: return true
+        case .mapping(let mapping): return mapping.allSatisfy { fits($0.key, within: &budget) && fits($0.value, within: &budget) }
+        case .sequence(let sequence): return sequence.allSatisfy { fits($0, within: &budget) }
+        }
     }
 
     /// Reads the `export:` section; a relative `style` path is taken from `directory` (the configuration file's).
