@@ -14,6 +14,19 @@ public struct WorkspaceStatus: Sendable, Codable {
     public var runs: [RecordedRun]
     /// Who holds the workspace lock right now, if anyone.
     public var lock: WorkspaceLock.Holder?
+    /// The parts that could not be read (a damaged store, journal or run history), each with
+    /// the file and why: `status` shows the rest all the same.
+    public var problems: Problems
+
+    /// What could not be read, per part.
+    public struct Problems: Sendable, Codable {
+        public var store: String?
+        public var archive: String?
+        public var runs: String?
+
+        /// How many parts could not be read.
+        public var count: Int { [store, archive, runs].compactMap { $0 }.count }
+    }
 
     /// The store's figures.
     public struct StoreSummary: Sendable, Codable {
@@ -33,10 +46,23 @@ public struct WorkspaceStatus: Sendable, Codable {
     }
 
     /// Reads everything `status` shows. `out` is where bundles are published (default `<workspace>/bundles`).
-    public static func read(_ workspace: Workspace, out: URL? = nil) throws -> WorkspaceStatus {
-        WorkspaceStatus(workspace: workspace.root.path, store: try storeSummary(workspace), fetch: try FetchStatus.read(workspace),
-                        bundle: CurrentBundle.read(out: out ?? workspace.bundlesDirectory), runs: try RunHistory.recent(workspace),
-                        lock: WorkspaceLock.holder(of: workspace))
+    /// A part that cannot be read is left out and named in `problems`.
+    public static func read(_ workspace: Workspace, out: URL? = nil) -> WorkspaceStatus {
+        var problems = Problems()
+        func part<T>(_ file: URL, _ problem: WritableKeyPath<Problems, String?>, _ read: () throws -> T?) -> T? {
+            do {
+                return try read()
+            } catch {
+                problems[keyPath: problem] = "cannot read \(file.path): \(ErrorText.message(error))"
+                return nil
+            }
+        }
+        let store = part(workspace.storePath, \.store) { try storeSummary(workspace) }
+        let fetch = part(workspace.journalPath, \.archive) { try FetchStatus.read(workspace) }
+        let runs = part(workspace.runsPath, \.runs) { try RunHistory.recent(workspace) } ?? []
+        return WorkspaceStatus(workspace: workspace.root.path, store: store, fetch: fetch,
+                               bundle: CurrentBundle.read(out: out ?? workspace.bundlesDirectory), runs: runs,
+                               lock: WorkspaceLock.holder(of: workspace), problems: problems)
     }
 
     private static func storeSummary(_ workspace: Workspace) throws -> StoreSummary? {
@@ -74,6 +100,8 @@ public struct WorkspaceStatus: Sendable, Codable {
             lines.append("  by type: " + Self.counts(s.byType))
             lines.append("  by status: " + Self.counts(s.byStatus))
             lines.append("  \(Format.count(s.tombstones, "deletion")) remembered, \(Format.count(s.rejects, "reject"))")
+        } else if let problem = problems.store {
+            lines.append("store: \(problem) (`quake-bake index --rebuild` builds a fresh one from the archive)")
         } else {
             lines.append("store: none yet (run `quake-bake index` or `bake`)")
         }
@@ -88,6 +116,8 @@ public struct WorkspaceStatus: Sendable, Codable {
                 lines.append("  \(e.endpoint): \(Format.count(e.requests, "request")) (\(e.failures) failed), mean \(e.meanMilliseconds) ms, "
                              + "p95 \(e.p95Milliseconds) ms, \(Format.bytes(e.bytes))")
             }
+        } else if let problem = problems.archive {
+            lines.append("archive: \(problem)")
         } else {
             lines.append("archive: nothing fetched yet")
         }
@@ -99,7 +129,9 @@ public struct WorkspaceStatus: Sendable, Codable {
         } else {
             lines.append("bundle: none yet")
         }
-        if runs.isEmpty {
+        if let problem = problems.runs {
+            lines.append("runs: \(problem)")
+        } else if runs.isEmpty {
             lines.append("runs: none yet")
         } else {
             lines.append("recent runs:")

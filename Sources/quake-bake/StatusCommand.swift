@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuakeCommon
 import QuakeOperations
 
 /// `quake-bake status`.
@@ -11,6 +12,9 @@ struct StatusCommand: AsyncParsableCommand {
         Events stored (by type and status), their time and magnitude range, the high-water \
         mark, the archive and request statistics per endpoint, rejects, the current bundle \
         (version, age, size), recent runs and whether a run holds the workspace now.
+
+        A part that cannot be read (a damaged store, journal or run history) is named with \
+        why, the rest shown all the same, and the exit status is 1.
         """)
 
     @Flag(help: "Print JSON instead of text.") var json = false
@@ -23,8 +27,12 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = common.logger(for: "status")
         try await Reporting.run(logger, command: "status") {
-            let status = try WorkspaceStatus.read(common.resolvedWorkspace, out: out.map { URL(fileURLWithPath: $0) })
+            let status = WorkspaceStatus.read(common.resolvedWorkspace, out: out.map { URL(fileURLWithPath: $0) })
             print(json ? status.json : status.text)
+            // Shown all the same, but a script watching the exit code learns of it.
+            if status.problems.count > 0 {
+                throw QuakeBakeError("\(status.problems.count == 1 ? "1 part" : "\(status.problems.count) parts") of the workspace could not be read (above)")
+            }
         }
     }
 }

@@ -4,8 +4,8 @@ import QuakeOperations
 import Testing
 import TestSupport
 
-/// `status` answers on a read-only workspace and on a full disk (issue 13), and writes
-/// nothing. Both are real: a read-only bind mount and a full tmpfs, in a private mount
+/// `status` answers on a read-only workspace, on a full disk (issue 13) and with damaged
+/// parts, and writes nothing. Both are real: a read-only bind mount and a full tmpfs, in a private mount
 /// namespace (`unshare -rm`), so the test needs no privileges and leaves no mount behind.
 @Suite struct StatusOnReadOnlyWorkspaceTests {
     /// A workspace with a store, a bundle and a run history (a failed bake: the service is not there).
@@ -50,6 +50,9 @@ import TestSupport
         // Every run, the stage commands' too, newest first (issue 17.5).
         #expect(status.runs.map(\.command) == ["export", "index", "bake"], "\(status.runs)")
         #expect(status.runs.map(\.outcome) == ["ok", "ok", "temporary failure"], "\(status.runs)")
+        // The failed run says why in words (not an error type's bridged dump).
+        let why = status.runs.last?.message ?? ""
+        #expect(why.contains("did not answer http://127.0.0.1:9/") && !why.contains("Error Domain"), "\(why)")
         #expect(try Self.listing(root) == before, "status wrote to the workspace")
     }
 
@@ -70,5 +73,27 @@ import TestSupport
         let status = try Self.decoded(outcome)
         #expect(status.store?.events == 3_121)
         #expect(status.bundle?.events == 3_121)
+    }
+
+    /// A damaged store and run history are named, with the file and why; the archive and the
+    /// bundle are shown all the same, and the exit status is 1.
+    @Test func statusNamesDamagedPartsAndShowsTheRest() async throws {
+        let directory = TemporaryDirectory("status-damaged")
+        let root = try await Self.workspace(directory)
+        let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+        for file in ["store/quakes.sqlite", "runs.sqlite"] {
+            for extra in ["-wal", "-shm"] { try? FileManager.default.removeItem(at: root.appendingPathComponent(file + extra)) }
+            try garbage.write(to: root.appendingPathComponent(file))
+        }
+        let text = try await QuakeBakeCLI.run(["status", "--workspace", root.path])
+        #expect(text.status == 1, "\(text.standardError)")
+        #expect(text.standardOutput.contains("store: cannot read \(root.path)/store/quakes.sqlite: SQLite error 26: file is not a database"),
+                "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("runs: cannot read \(root.path)/runs.sqlite"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("bundle: v000001-") && text.standardOutput.contains("3,121 events"), "\(text.standardOutput)")
+        #expect(text.standardError.contains("2 parts of the workspace could not be read (above)"), "\(text.standardError)")
+        let json = try await QuakeBakeCLI.run(["status", "--json", "--workspace", root.path])
+        let status = try Self.decoded(json)
+        #expect(json.status == 1 && status.store == nil && status.bundle?.events == 3_121 && status.problems.count == 2, "\(json.standardOutput)")
     }
 }
