@@ -83,7 +83,7 @@ enum ServePage {
           const p = e.features[0].properties, t = new Date(p.time);
           const rows = [["Time", `${t.toISOString().replace("T", " ").slice(0, 19)} UTC<br>${t.toLocaleString()}`]];
           if (p.place) rows.push(["Place", escape(p.place)]);
-          if (p.depth_km !== undefined) rows.push(["Depth", `${p.depth_km} km`]);
+          if (p.depth_km !== undefined) rows.push(["Depth", `${escape(p.depth_km)} km`]);
           if (p.status) rows.push(["Status", escape(p.status)]);
           if (p.alert) rows.push(["Alert", escape(p.alert)]);
           if (p.tsunami) rows.push(["Tsunami", "flagged"]);
@@ -96,7 +96,7 @@ enum ServePage {
         map.on("click", "recent", showQuake);
         map.on("click", "clusters", e => {
           const p = e.features[0].properties;
-          new maplibregl.Popup().setLngLat(e.lngLat).setHTML(`<b>${Number(p.point_count).toLocaleString()} hidden quakes</b><br>biggest M ${p.max_mag}`).addTo(map);
+          new maplibregl.Popup().setLngLat(e.lngLat).setHTML(`<b>${Number(p.point_count).toLocaleString()} hidden quakes</b><br>biggest M ${escape(p.max_mag)}`).addTo(map);
           map.easeTo({ center: e.lngLat, zoom: Math.min(map.getMaxZoom(), map.getZoom() + 2) });
         });
         for (const layer of ["quakes", "recent", "clusters"]) {

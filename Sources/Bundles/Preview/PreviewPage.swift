@@ -259,7 +259,7 @@ enum PreviewPage {
           const field = name => { const i = data.fields.indexOf(name); return i < 0 ? null : e[5 + i]; };
           const rows = [["Time", when(e[3])]];
           if (field("place") !== null) rows.push(["Place", escape(field("place"))]);
-          if (field("depth_km") !== null) rows.push(["Depth", `${field("depth_km")} km`]);
+          if (field("depth_km") !== null) rows.push(["Depth", `${escape(field("depth_km"))} km`]);
           if (field("status") !== null) rows.push(["Status", escape(field("status"))]);
           for (const name of ["felt", "alert", "tsunami", "sig", "mag_type", "net"]) {
             const v = field(name);
