@@ -14,9 +14,7 @@ import FoundationNetworking
 
     @Test func servesTheBundleForAMapInABrowser() async throws {
         let directory = TemporaryDirectory("serve")
-        let root = directory.path("ws").path
-        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
-        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet"]).checked()
+        let root = try await Self.exportedWorkspace(in: directory, [])
 
         let (server, base) = try Self.serve(root)
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
@@ -75,9 +73,7 @@ import FoundationNetworking
     /// 2019-11-10 on), counted in `data-in-view` with the others.
     @Test func servesTheRecentLayer() async throws {
         let directory = TemporaryDirectory("serve-recent")
-        let root = directory.path("ws").path
-        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
-        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--recent-days", "30"]).checked()
+        let root = try await Self.exportedWorkspace(in: directory, ["--recent-days", "30"])
         let (server, base) = try Self.serve(root)
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
 
@@ -107,9 +103,7 @@ import FoundationNetworking
     /// pruned since: no file of a removed version stays open in it (their disk space comes back).
     @Test func followsNewVersionsAndLetsGoOfPrunedOnes() async throws {
         let directory = TemporaryDirectory("serve-prune")
-        let root = directory.path("ws").path
-        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
-        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet", "--keep", "1"]).checked()
+        let root = try await Self.exportedWorkspace(in: directory, ["--keep", "1"])
         let (server, base) = try Self.serve(root)
         defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
         func tileETag() async throws -> String {
@@ -135,6 +129,14 @@ import FoundationNetworking
         }
         #expect(open.contains { $0.hasPrefix(bundles.appendingPathComponent(second).path) }, "\(open)")
         #expect(!open.contains { $0.contains(first) }, "files of the pruned version still open: \(open.filter { $0.contains(first) })")
+    }
+
+    /// A workspace in `directory` holding the 2019 CONUS sample, exported with `flags`; its path.
+    private static func exportedWorkspace(in directory: TemporaryDirectory, _ flags: [String]) async throws -> String {
+        let root = directory.path("ws").path
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet"] + flags).checked()
+        return root
     }
 
     /// Starts `quake-bake serve` of workspace `root` on a free loopback port; returns it and its URL.
