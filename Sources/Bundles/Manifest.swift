@@ -9,7 +9,10 @@ struct Manifest {
     /// The `format` member: how pruning recognises a version directory as ours.
     static let format = "quake-bake bundle"
     /// 2: the app database's rowids are the events' feature ids (1: ranks in id order).
-    static let formatVersion = 2
+    /// 3: the app database's `info` names its `bundle_version`, and deltas the versions they
+    /// join (`delta_info`). Part of the bundle version: the first export after an upgrade that
+    /// changes it makes a new version even when the store has not changed.
+    static let formatVersion = 3
 
     let bundleVersion: String
     let highWaterMark: Int64

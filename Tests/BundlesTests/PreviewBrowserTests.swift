@@ -25,6 +25,29 @@ import TestSupport
             "browser.py", [url, expression] + (screenshot.map { ["--screenshot", $0.path] } ?? [])))
     }
 
+    /// A stray early event (one of 1570 among a week of 2018) does not stretch the time slider
+    /// over centuries: the slider and its histogram start with the week (the stray event is shown
+    /// from the slider's left end), and its middle is the middle of the week.
+    @Test func aStrayEarlyEventLeavesTheTimeSliderOnTheRest() async throws {
+        let directory = TemporaryDirectory("preview-stray")
+        let store = try TestStore(workspace: directory.url, samples: ["feed-all_week-2018-06.geojson.gz"])
+        var stray = try #require(try store.events().values.min { $0.id < $1.id })
+        (stray.id, stray.ids, stray.time) = ("qbstray1570", ["qbstray1570"], -12_592_224_000_000)  // 1570-12-20
+        try store.upsert([stray])
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", directory.url.path, "--quiet", "--max-zoom", "4"]).checked()
+        let page = directory.url.appendingPathComponent("bundles/current/preview.html").absoluteString + "#1/20/-120"
+        // Polled until it has a value: the first call moves the slider, a later one (once the page has
+        // drawn, in an animation frame) reads what it says.
+        func slid(to value: Int) -> String {
+            "(() => { const s = document.getElementById('slider'); if (s.value != \(value)) { s.value = \(value); s.dispatchEvent(new Event('input')); return ''; } "
+                + "return document.body.dataset.inView && document.getElementById('until').textContent; })()"
+        }
+        let left = try await Self.visit(page, until: slid(to: 0)), middle = try await Self.visit(page, until: slid(to: 500))
+        #expect(left.value?.hasPrefix("up to 2018-06-07") == true, "\(left)")
+        #expect(middle.value == "up to 2018-06-10" || middle.value == "up to 2018-06-11", "\(middle)")
+        #expect(left.errors.isEmpty && middle.errors.isEmpty, "\(left.errors) \(middle.errors)")
+    }
+
     @Test func thePreviewIsAMapThatShowsWhereQuakesAre() async throws {
         let directory = TemporaryDirectory("preview")
         let root = directory.path("ws").path

@@ -138,12 +138,13 @@ enum PreviewWriter {
     }
 
     /// `"histogram"`: origin times of every selected event (not only those carried) in
-    /// `histogramBins` equal bins from the first to the last.
+    /// `histogramBins` equal bins from the axis start (`timeAxisStart`) to the last; earlier
+    /// events are in the first bin.
     private static func writeHistogram(_ data: inout JSONBytes, table: EventTable) {
-        let first = (table.time.min() ?? 0) / 1000, last = (table.time.max() ?? 0) / 1000
+        let first = timeAxisStart(table.time) / 1000, last = (table.time.max() ?? 0) / 1000
         let step = max(1, (last - first) / Int64(histogramBins) + 1)
         var counts = [Int](repeating: 0, count: histogramBins)
-        for t in table.time { counts[min(histogramBins - 1, Int((t / 1000 - first) / step))] += 1 }
+        for t in table.time { counts[min(histogramBins - 1, max(0, Int((t / 1000 - first) / step)))] += 1 }
         data.raw(",\"first\":")
         data.integer(first)
         data.raw(",\"last\":")
@@ -156,6 +157,45 @@ enum PreviewWriter {
             data.integer(Int64(c))
         }
         data.raw("]}")
+    }
+}
+
+extension PreviewWriter {
+    /// Where the time slider and its histogram start (ms): past the earliest thousandth of the
+    /// events (at least one, when there are two or more). A catalog's stray early event (one of
+    /// 1570 in a week of 2018) would otherwise stretch the axis over centuries and leave the
+    /// rest one bar at the end; the events before the start are in the first bar and shown
+    /// from the slider's left end.
+    static func timeAxisStart(_ times: [Int64]) -> Int64 {
+        guard times.count > 1 else { return times.first ?? 0 }
+        let size = max(1, times.count / 1000) + 1
+        // The `size` smallest times in a max-heap (its top, the largest of them, is the answer):
+        // a pass in any order, without a sorted copy of every time.
+        var heap: [Int64] = []
+        heap.reserveCapacity(size)
+        for t in times {
+            if heap.count < size {
+                heap.append(t)
+                var i = heap.count - 1
+                while i > 0 && heap[(i - 1) / 2] < heap[i] {
+                    heap.swapAt(i, (i - 1) / 2)
+                    i = (i - 1) / 2
+                }
+            } else if t < heap[0] {
+                heap[0] = t
+                var i = 0
+                while true {
+                    let left = 2 * i + 1, right = left + 1
+                    var largest = i
+                    if left < size && heap[left] > heap[largest] { largest = left }
+                    if right < size && heap[right] > heap[largest] { largest = right }
+                    if largest == i { break }
+                    heap.swapAt(i, largest)
+                    i = largest
+                }
+            }
+        }
+        return heap[0]
     }
 }
 
