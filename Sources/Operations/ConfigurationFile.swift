@@ -55,7 +55,11 @@ public enum ConfigurationFile {
         var configuration = base
         guard let loaded else { return configuration }
         var top = try Section(loaded, path: source)
-        configuration.workspace = try top.string("workspace") ?? configuration.workspace
+        // Relative paths are the configuration file's, as a person reading it takes them (cron
+        // runs in the home directory, not beside the file).
+        let directory = URL(fileURLWithPath: source).deletingLastPathComponent()
+        func path(_ text: String) -> String { URL(fileURLWithPath: text, relativeTo: directory).standardizedFileURL.path }
+        configuration.workspace = try top.string("workspace").map(path) ?? configuration.workspace
         if let service = try top.string("service") { configuration.fetch.service = try serviceURL(service, source: source) }
         configuration.maxRejects = try top.int("max_rejects") ?? configuration.maxRejects
         if var section = try top.section("selection") {
@@ -67,8 +71,8 @@ public enum ConfigurationFile {
             try section.finish()
         }
         if var section = try top.section("export") {
-            if let out = try section.string("out") { configuration.out = URL(fileURLWithPath: out) }
-            try readExport(&section, into: &configuration.export, beside: URL(fileURLWithPath: source).deletingLastPathComponent())
+            if let out = try section.string("out") { configuration.out = URL(fileURLWithPath: path(out)) }
+            try readExport(&section, into: &configuration.export, beside: directory)
             try section.finish()
         }
         try top.finish()
