@@ -56,9 +56,9 @@ public enum ConfigurationFile {
         guard let loaded else { return configuration }
         var top = try Section(loaded, path: source)
         // Relative paths are the configuration file's, as a person reading it takes them (cron
-        // runs in the home directory, not beside the file).
+        // runs in the home directory, not beside the file); `~/` is the home directory.
         let directory = URL(fileURLWithPath: source).deletingLastPathComponent()
-        func path(_ text: String) -> String { URL(fileURLWithPath: text, relativeTo: directory).standardizedFileURL.path }
+        func path(_ text: String) -> String { Self.path(text, beside: directory) }
         configuration.workspace = try top.string("workspace").map(path) ?? configuration.workspace
         if let service = try top.string("service") { configuration.fetch.service = try serviceURL(service, source: source) }
         configuration.maxRejects = try top.int("max_rejects") ?? configuration.maxRejects
@@ -128,6 +128,12 @@ public enum ConfigurationFile {
         }
     }
 
+    /// `text`, a path in the file: `~/…` in the home directory, a relative one in `directory`.
+    private static func path(_ text: String, beside directory: URL) -> String {
+        let expanded = text == "~" || text.hasPrefix("~/") ? NSString(string: text).expandingTildeInPath : text
+        return URL(fileURLWithPath: expanded, relativeTo: directory).standardizedFileURL.path
+    }
+
     /// Reads the `export:` section; a relative `style` path is taken from `directory` (the configuration file's).
     private static func readExport(_ s: inout Section, into export: inout ExportOptions, beside directory: URL) throws {
         export.thinning.minZoom = try s.int("min_zoom") ?? export.thinning.minZoom
@@ -137,7 +143,7 @@ public enum ConfigurationFile {
         export.thinning.method = try s.choice("thinning", of: ThinningOptions.Method.self) ?? export.thinning.method
         if let style = try s.string("style") {
             do {
-                export.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: style, relativeTo: directory).standardizedFileURL)
+                export.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: Self.path(style, beside: directory)))
             } catch let error as QuakeBakeError {
                 throw Section.error(s.path, "style: \(error.description)")
             }

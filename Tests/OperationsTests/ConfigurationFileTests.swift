@@ -134,12 +134,14 @@ import TestSupport
         #expect(c.maxRejects == 100)
     }
 
-    /// Relative paths are the configuration file's, as `style` always was: cron does not run beside it.
+    /// Relative paths are the configuration file's, as `style` always was (cron does not run beside it); `~/` is home.
     @Test func relativePathsAreTakenFromTheFilesDirectory() throws {
         let c = try ConfigurationFile.parse("workspace: data\nexport:\n  out: ../srv/quakes", source: "/etc/quake-bake/bake.yaml")
         #expect(c.workspace == "/etc/quake-bake/data")
         #expect(c.out?.path == "/etc/srv/quakes")
         #expect(try ConfigurationFile.parse("workspace: /var/lib/q", source: "/etc/quake-bake/bake.yaml").workspace == "/var/lib/q")
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        #expect(try ConfigurationFile.parse("workspace: ~/quakes", source: "/etc/quake-bake/bake.yaml").workspace == home + "/quakes")
     }
 
     @Test func emptyFileKeepsTheDefaults() throws {
