@@ -15,6 +15,29 @@ public enum InputFile {
     /// What any gzip file may inflate to, however small.
     public static let inflationFloor = 64 << 20
 
+    /// What a file is read for: its messages name it so.
+    public enum Purpose: Sendable {
+        /// A ComCat file or an archived page (`index --from`; the limit is `--max-file-size`).
+        case catalog
+        /// A `bake --config` file.
+        case configuration
+        /// A user's MapLibre style template (`--style`).
+        case style
+
+        var noun: String {
+            switch self {
+            case .catalog: "a catalog file"
+            case .configuration: "a configuration file"
+            case .style: "a style file"
+            }
+        }
+
+        /// How the file's limit is set, if it can be.
+        var limitSetting: String {
+            self == .catalog ? " (--max-file-size)" : ""
+        }
+    }
+
     /// Why a file cannot be read, in words that name it.
     public struct Problem: Error, CustomStringConvertible {
         public let description: String
@@ -24,7 +47,7 @@ public enum InputFile {
     ///
     /// Regular files and pipes (`--from <(zcat …)`) are read; a directory, a device or a
     /// socket is refused, as is anything over `maxBytes`.
-    public static func bytes(of url: URL, maxBytes: Int = defaultMaxBytes) throws(Problem) -> Data {
+    public static func bytes(of url: URL, maxBytes: Int = defaultMaxBytes, for purpose: Purpose = .catalog) throws(Problem) -> Data {
         let path = url.path
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))") }
@@ -35,18 +58,20 @@ public enum InputFile {
         case S_IFREG, S_IFIFO:
             break
         case S_IFDIR:
-            throw Problem(description: "\(path): a directory, not a catalog file; give the files in it (e.g. \(path)/*.geojson.gz)")
+            throw Problem(description: "\(path): a directory, not \(purpose.noun)"
+                          + (purpose == .catalog ? "; give the files in it (e.g. \(path)/*.geojson.gz)" : ""))
         default:
-            throw Problem(description: "\(path): a device or socket, not a catalog file; give a ComCat GeoJSON or CSV file")
+            throw Problem(description: "\(path): a device or socket, not \(purpose.noun)"
+                          + (purpose == .catalog ? "; give a ComCat GeoJSON or CSV file" : ""))
         }
         let size = Int(status.st_size)
-        if size > maxBytes { throw Problem(description: overLimit(path, size: size, maxBytes: maxBytes)) }
+        if size > maxBytes { throw Problem(description: overLimit(path, size: size, maxBytes: maxBytes, for: purpose)) }
         var data = Data(count: max(size, 1 << 16))
         var filled = 0
         while true {
             if filled == data.count {
                 guard filled <= maxBytes else {
-                    throw Problem(description: "\(path): more than \(Format.bytes(maxBytes)), the limit for one file (--max-file-size); not read")
+                    throw Problem(description: "\(path): more than \(Format.bytes(maxBytes)), the limit for \(purpose.noun)\(purpose.limitSetting); not read")
                 }
                 data.count = min(data.count * 2, maxBytes + 1)
             }
@@ -64,8 +89,8 @@ public enum InputFile {
     }
 
     /// What is said of a file of `size` bytes over the limit of `maxBytes`.
-    public static func overLimit(_ path: String, size: Int, maxBytes: Int) -> String {
-        "\(path): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for one file (--max-file-size); not read"
+    public static func overLimit(_ path: String, size: Int, maxBytes: Int, for purpose: Purpose = .catalog) -> String {
+        "\(path): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for \(purpose == .catalog ? "one file" : purpose.noun)\(purpose.limitSetting); not read"
     }
 
     /// How far `compressedBytes` of gzip may inflate, within `maxBytes`.

@@ -30,7 +30,7 @@ public enum ConfigurationFile {
     public static func read(_ url: URL, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
         let text: String
         do {
-            text = String(decoding: try InputFile.bytes(of: url, maxBytes: maximumBytes), as: UTF8.self)
+            text = String(decoding: try InputFile.bytes(of: url, maxBytes: maximumBytes, for: .configuration), as: UTF8.self)
         } catch {
             throw QuakeBakeError("cannot read the configuration \(url.path): \(error.description)", exitStatus: .usage)
         }
@@ -43,7 +43,9 @@ public enum ConfigurationFile {
         do {
             root = try Yams.compose(yaml: text)
         } catch {
-            throw QuakeBakeError("\(source) is not valid YAML: \(error)", exitStatus: .usage)
+            // libyaml quotes the offending line, which may be a whole file long.
+            let words = "\(error)"
+            throw QuakeBakeError("\(source) is not valid YAML: \(words.count > 400 ? words.prefix(400) + "…" : words[...])", exitStatus: .usage)
         }
         // Composing keeps an alias as one shared node; building the values expands it: counted first.
         var budget = maximumValues

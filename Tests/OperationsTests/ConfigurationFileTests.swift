@@ -108,13 +108,21 @@ import TestSupport
             #expect(error.exitStatus == .usage && error.description.contains("laughs.yaml holds more than 10,000 values once its YAML aliases are expanded"),
                     "\(error.description)")
         }
+        // Nesting past libyaml's depth is invalid YAML, said in a line of reasonable length.
+        do {
+            _ = try ConfigurationFile.parse("max_rejects: " + String(repeating: "[", count: 100_000), source: "deep.yaml")
+            Issue.record("the deep file was accepted")
+        } catch let error as QuakeBakeError {
+            #expect(error.description.hasPrefix("deep.yaml is not valid YAML: ") && error.description.count < 600, "\(error.description.prefix(700))")
+        }
         // A few aliases, as a person might use them, are fine.
         #expect(try ConfigurationFile.parse("fetch: &f { concurrency: 2 }\nselection: { min_magnitude: 2.5 }", source: "ok.yaml").fetch.concurrency == 2)
 
         let directory = TemporaryDirectory("config")
         let huge = directory.path("huge.yaml")
         try Data(repeating: UInt8(ascii: "#"), count: 2 << 20).write(to: huge)
-        for (file, message) in [(huge, "over the 1.0 MB limit"), (URL(fileURLWithPath: "/dev/zero"), "a device or socket")] {
+        for (file, message) in [(huge, "2.0 MB, over the 1.0 MB limit for a configuration file; not read"),
+                                (URL(fileURLWithPath: "/dev/zero"), "/dev/zero: a device or socket, not a configuration file")] {
             do {
                 _ = try ConfigurationFile.read(file)
                 Issue.record("\(file.path) was read")

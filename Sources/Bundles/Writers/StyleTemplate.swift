@@ -22,7 +22,7 @@ public struct StyleTemplate: Hashable, Sendable {
     public init(contentsOf url: URL) throws {
         func fail(_ why: String) -> QuakeBakeError { QuakeBakeError("--style \(url.path): \(why)", exitStatus: .usage) }
         let data: Data
-        do { data = try InputFile.bytes(of: url, maxBytes: Self.maxBytes) } catch { throw fail("\(error)") }
+        do { data = try InputFile.bytes(of: url, maxBytes: Self.maxBytes, for: .style) } catch { throw fail("\(error)") }
         guard var style = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
             throw fail("not a JSON object (a MapLibre style, spec v8)")
         }
