@@ -11,6 +11,8 @@ enum BundleBuilder {
         let zooms: [ZoomSummary]
         let geoJSONZooms: [Int]
         let warnings: [String]
+        /// The tiles deltas that could not be made.
+        let deltaFailures: [DeltaWriter.Failure]
     }
 
     /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events;
@@ -89,7 +91,7 @@ enum BundleBuilder {
                 try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: url)
             }
             let encoded = previous.map { ($0, records.filter { $0.origin != .previous }.map(\.key)) }
-            try DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
+            return DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
         }
         do {
             let url = directory.appendingPathComponent("quakes.pmtiles")
@@ -114,12 +116,13 @@ enum BundleBuilder {
             throw error
         }
         // All waited for before any error is thrown: no thread is left writing into the directory.
-        let written = [Result { try mbtiles.wait() }, Result { try geoJSON.wait() }, Result { try preview.wait() }]
+        let tilesDeltas = Result { try mbtiles.wait() }
+        let written = [tilesDeltas.map { _ in () }, Result { try geoJSON.wait() }, Result { try preview.wait() }]
         for result in written { try result.get() }
         FreedMemory.release()
         stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms,
-                     warnings: warnings(thinning, recent: recent, options: options))
+                     warnings: warnings(thinning, recent: recent, options: options), deltaFailures: try tilesDeltas.get())
     }
 
     /// The export's warnings: a recent layer too big for a GeoJSON zoom, then the size guard's cuts.

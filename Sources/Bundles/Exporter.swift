@@ -71,7 +71,7 @@ public enum Exporter {
         // Deltas from the versions that stay after this one is published, each file written as soon
         // as the new file it compares is complete (see DeltaWriter).
         let kept = options.deltas ? publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) } : []
-        let deltaBases = try DeltaWriter.bases(Array(kept), to: bundleVersion, in: directory)
+        let plannedBases = try DeltaWriter.bases(Array(kept), to: bundleVersion, in: directory, logger: logger)
         let recent = RecentLayer.chosen(options.recentDays, table: table)
         // The feature ids on one core while this one orders the points; the app database waits for them.
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
@@ -83,12 +83,13 @@ public enum Exporter {
                                                                 previous: previousDatabase,
                                                                 to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
             let started = Stopwatch.threadCPUSeconds()
-            try DeltaWriter.writeRows(into: directory, from: deltaBases, touched: touched.flatMap { rows in current.map { ($0, rows) } })
-            if !deltaBases.isEmpty {
+            let failures = DeltaWriter.writeRows(into: directory, from: plannedBases,
+                                                 touched: touched.flatMap { rows in current.map { ($0, rows) } })
+            if !plannedBases.isEmpty {
                 let compared = touched.map { "the \(Format.count($0.rowids.count + $0.ids.count, "row")) the patch touched and those of the current version's deltas" }
-                logger.debug("wrote the rows deltas from \(Format.count(deltaBases.count, "version")), comparing \(compared ?? "every row"): CPU \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
+                logger.debug("wrote the rows deltas from \(Format.count(plannedBases.count, "version")), comparing \(compared ?? "every row"): CPU \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s")
             }
-            return digest
+            return (digest, failures)
         }
         scratch.waitsFor(appDatabase)
         let (points, featureIDs) = try stopwatch.measure("ordered the points") { () -> (PointSet, FeatureIDs) in
@@ -105,7 +106,7 @@ public enum Exporter {
         var cacheWriter: BackgroundWork<Void>?
         let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory,
                                             previous: current, state: state,
-                                            recent: recent, deltaBases: deltaBases,
+                                            recent: recent, deltaBases: plannedBases,
                                             progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
             let writer = BackgroundWork("export.event-cache") {
                 try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
@@ -114,9 +115,11 @@ public enum Exporter {
             scratch.waitsFor(writer)
             cacheWriter = writer
         }
-        let appDatabaseDigest = try stopwatch.measure(deltaBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas") {
+        let (appDatabaseDigest, rowsDeltaFailures) = try stopwatch.measure(plannedBases.isEmpty ? "waited for the app database" : "waited for the app database and its deltas") {
             try appDatabase.wait()
         }
+        // A delta either of whose files could not be made is left out whole.
+        let deltaBases = DeltaWriter.dropping(built.deltaFailures + rowsDeltaFailures, from: plannedBases, in: directory, logger: logger)
         let files = try stopwatch.measure("hashed the files") { try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest]) }
         let deltas = DeltaWriter.describe(deltaBases, files: files)
         var warnings = built.warnings

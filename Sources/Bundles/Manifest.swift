@@ -83,6 +83,15 @@ struct Manifest {
         return files
     }
 
+    /// The files the manifest in `directory` lists, path → bytes (empty when it cannot be read).
+    static func fileSizes(in directory: URL) -> [String: Int] {
+        var sizes: [String: Int] = [:]
+        for case let file as [String: Any] in member("files", in: directory) as? [Any] ?? [] {
+            if let path = file["path"] as? String, let bytes = file["bytes"] as? Int { sizes[path] = bytes }
+        }
+        return sizes
+    }
+
     /// The `bundle_version` of the manifest in `directory`, if readable.
     static func bundleVersion(in directory: URL) -> String? {
         member("bundle_version", in: directory) as? String

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
@@ -108,6 +109,49 @@ import TestSupport
             "delta_witness.py", [dir.path("witness").path, v1.directory.path, v3.directory.path]))
         #expect(report.direct.mismatches == 0, "\(report.direct)")
         #expect(report.direct.delta_rows >= 40, "the rows v2 changed are in v3's delta from v1: \(report.direct)")
+    }
+
+    /// An older version someone damaged never stops the new one: one whose app database is gone
+    /// and one whose tiles were overwritten (same size, other bytes) get no delta, with a warning
+    /// that says why, and the new version is published with the delta from the sound one, exact.
+    @Test func aDamagedOlderVersionGetsNoDeltaAndStopsNothing() async throws {
+        let dir = TemporaryDirectory("deltas-damaged-base")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        let out = dir.path("bundles")
+        let all = try store.events().values.sorted { $0.id < $1.id }
+        func revised(_ step: Int) throws {
+            try store.upsert(all[(step * 10)..<(step * 10 + 10)].map { e in
+                var e = e
+                e.updated += 1_000
+                e.mag = (e.mag ?? 1) + 0.1
+                return e
+            })
+        }
+        func export(_ logger: Logger = ExportHelpers.silentLogger) throws -> ExportSummary {
+            try ExportHelpers.export(store, to: out, logger: logger) { $0.keep = 4 }
+        }
+        let v1 = try export()
+        try revised(1)
+        let v2 = try export()
+        try revised(2)
+        let v3 = try export()
+        try FileManager.default.removeItem(at: v1.directory.appendingPathComponent("quakes.sqlite"))
+        let tiles = v2.directory.appendingPathComponent("quakes.mbtiles")
+        try Data(repeating: 0x51, count: try Data(contentsOf: tiles).count).write(to: tiles)
+        try revised(3)
+        let log = RecordedLog()
+        let v4 = try export(log.logger)
+
+        #expect(v4.changed && v4.directory.lastPathComponent.hasPrefix("v000004-"))
+        let deltas = try FileManager.default.contentsOfDirectory(atPath: v4.directory.appendingPathComponent("deltas").path).sorted()
+        #expect(deltas == ["\(v3.bundleVersion).mbtiles", "\(v3.bundleVersion).sqlite"], "\(deltas)")
+        let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: v4.directory.appendingPathComponent("manifest.json"))) as? [String: Any])
+        #expect((manifest["deltas"] as? [[String: Any]])?.map { $0["base"] as? String } == [v3.bundleVersion])
+        #expect(log.messages.contains { $0.contains("\(v1.directory.lastPathComponent): its quakes.sqlite is missing") }, "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("no delta from version \(v2.bundleVersion): \(v2.bundleVersion).mbtiles:") }, "\(log.messages)")
+        let report = try JSONDecoder().decode(Report.self, from: await WitnessScript.run(
+            "delta_witness.py", [dir.path("witness").path, v3.directory.path, v4.directory.path]))
+        #expect(report.direct.mismatches == 0, "\(report.direct)")
     }
 
     /// The reference applier changes nothing unless the delta is this copy's: a delta file cut

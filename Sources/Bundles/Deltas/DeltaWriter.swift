@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import QuakeCommon
 import QuakeSQLite
 import QuakeTiles
@@ -51,12 +52,30 @@ enum DeltaWriter {
         let target: String
     }
 
-    /// The bases among complete older version directories for deltas to `bundleVersion`, with
-    /// the directory the deltas go to in its (unpublished) `directory` made ready when there are any.
-    static func bases(_ directories: [URL], to bundleVersion: String, in directory: URL) throws -> [Base] {
-        let bases = try directories.map { base in
+    /// A delta that could not be made: its base, and why. The export goes on without it.
+    struct Failure: Sendable {
+        let base: String
+        let reason: String
+    }
+
+    /// The bases among the older version directories for deltas to `bundleVersion`, with the
+    /// directory the deltas go to in its (unpublished) `directory` made ready when there are any.
+    /// A version whose manifest cannot be read, or whose `quakes.mbtiles` or `quakes.sqlite` is
+    /// missing or not the size its manifest gives (someone removed or damaged it), is passed
+    /// over with a warning: an older version never stops the new one.
+    static func bases(_ directories: [URL], to bundleVersion: String, in directory: URL, logger: Logger) throws -> [Base] {
+        let bases = directories.compactMap { base -> Base? in
             guard let version = Manifest.bundleVersion(in: base) else {
-                throw QuakeBakeError("\(base.path): no readable manifest.json, so no delta from it")
+                logger.warning("\(base.path): no readable manifest.json, so no delta from it")
+                return nil
+            }
+            let sizes = Manifest.fileSizes(in: base)
+            for file in coveredFiles.sorted() {
+                let size = (try? FileManager.default.attributesOfItem(atPath: base.appendingPathComponent(file).path))?[.size] as? Int
+                guard let size, size == sizes[file] else {
+                    logger.warning("\(base.path): its \(file) is missing or not the one its manifest lists, so no delta from it")
+                    return nil
+                }
             }
             return Base(directory: base, version: version, target: bundleVersion)
         }
@@ -77,15 +96,45 @@ enum DeltaWriter {
     /// From the version whose tiles this one reused (`encoded.base`, a version directory), only
     /// the tiles encoded anew are compared: every other tile is that version's, byte for byte.
     /// From an older base, also those of that version's own delta from the base (the others are
-    /// the same in all three); without either, every tile.
-    static func writeTiles(into directory: URL, from bases: [Base], encoded: (base: URL, keys: [TileKey])?) throws {
-        for base in bases {
+    /// the same in all three); without either, every tile. Returns the deltas that could not be
+    /// made (a base's file unreadable), their files removed.
+    static func writeTiles(into directory: URL, from bases: [Base], encoded: (base: URL, keys: [TileKey])?) -> [Failure] {
+        bases.compactMap { base in
             let candidates = encoded.flatMap { encoded in
                 earlierDelta(from: encoded.base, to: base, ext: "mbtiles").map { (encoded.keys, $0) }
             }
-            try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base,
-                      candidates: candidates, to: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles"))
+            return attempt(base, writing: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles")) { url in
+                try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base, candidates: candidates, to: url)
+            }
         }
+    }
+
+    /// Runs `write` for the delta file at `url` from `base`; on failure, removes what it left and says why.
+    private static func attempt(_ base: Base, writing url: URL, _ write: (URL) throws -> Void) -> Failure? {
+        do {
+            try write(url)
+            return nil
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            return Failure(base: base.version, reason: "\(url.lastPathComponent): \(ErrorText.message(error))")
+        }
+    }
+
+    /// Removes both files of each failed delta from `directory` (the other one may have been
+    /// made), says why in a warning, and returns the bases left.
+    static func dropping(_ failures: [Failure], from bases: [Base], in directory: URL, logger: Logger) -> [Base] {
+        let failed = Set(failures.map(\.base))
+        for failure in failures {
+            logger.warning("no delta from version \(failure.base): \(failure.reason)")
+        }
+        for version in failed {
+            for ext in ["mbtiles", "sqlite"] {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(directoryName)/\(version).\(ext)"))
+            }
+        }
+        let left = bases.filter { !failed.contains($0.version) }
+        if left.isEmpty { try? FileManager.default.removeItem(at: directory.appendingPathComponent(directoryName)) }
+        return left
     }
 
     /// What the version at `previous` changed since `base`: nil when nothing is known of it,
@@ -113,14 +162,15 @@ enum DeltaWriter {
     /// Writes the rows delta from each base, once the new version's `quakes.sqlite` is complete.
     /// From the base it was patched from (`touched.base`, a version directory), only the rows
     /// the patch touched are compared; from an older base, also the rows of that version's own
-    /// delta from the base; without either, every row.
-    static func writeRows(into directory: URL, from bases: [Base], touched: (base: URL, rows: TouchedRows)?) throws {
-        for base in bases {
+    /// delta from the base; without either, every row. Returns the deltas that could not be made.
+    static func writeRows(into directory: URL, from bases: [Base], touched: (base: URL, rows: TouchedRows)?) -> [Failure] {
+        bases.compactMap { base in
             let candidates = touched.flatMap { touched in
                 earlierDelta(from: touched.base, to: base, ext: "sqlite").map { (touched.rows, $0) }
             }
-            try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base,
-                     candidates: candidates, to: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite"))
+            return attempt(base, writing: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite")) { url in
+                try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base, candidates: candidates, to: url)
+            }
         }
     }
 
