@@ -28,4 +28,17 @@ enum BundleFiles {
             return (path, size, hashed[path]!)
         }
     }
+
+    /// Those of `paths` whose file in the bundle `directory` is the one its manifest lists (same
+    /// size, same sha256): a file damaged or changed since it was published is not among them.
+    static func matchingManifest(_ paths: [String], in directory: URL) -> Set<String> {
+        let sizes = Manifest.fileSizes(in: directory), digests = Manifest.files(in: directory)
+        return Set(paths.filter { path in
+            let url = directory.appendingPathComponent(path)
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size == sizes[path] else {
+                return false
+            }
+            return (try? SHA256.hex(fileAt: url)) == digests[path]
+        })
+    }
 }

@@ -45,7 +45,18 @@ public enum Exporter {
                                        to: EventCache.url(out: out).deletingLastPathComponent()
                                            .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
         }
-        if current.flatMap(Manifest.highWaterMark(in:)) != highWaterMark { scratch.previousCopy = copyPrevious() }
+        // The current bundle's files an incremental export builds on are checked against its
+        // manifest, in the background while the store is read: a damaged one is not built upon
+        // (its tiles would be copied into every version after it).
+        var checking: BackgroundWork<Set<String>>?
+        func checkPrevious() -> BackgroundWork<Set<String>>? {
+            guard options.reuseTiles, let current else { return nil }
+            return BackgroundWork("export.check-previous") { BundleFiles.matchingManifest(Self.builtUpon, in: current) }
+        }
+        if current.flatMap(Manifest.highWaterMark(in:)) != highWaterMark {
+            scratch.previousCopy = copyPrevious()
+            checking = checkPrevious()
+        }
         let read = try stopwatch.measure({ (read: SelectionRead.Result) in
             "read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(read.snapshot.table.count) events"
         }) {
@@ -65,7 +76,17 @@ public enum Exporter {
             return summary
         }
         if scratch.previousCopy == nil && read.changes != nil { scratch.previousCopy = copyPrevious() }
-        let previousDatabase = scratch.previousCopy.flatMap { copy in read.changes.map { (copy: copy, changes: $0) } }
+        if checking == nil { checking = checkPrevious() }
+        let sound = try checking?.wait() ?? Set(Self.builtUpon)  // not checked: nothing is built upon
+        if let current, checking != nil {
+            for file in Self.builtUpon where !sound.contains(file) {
+                logger.warning("\(current.path)/\(file) is not the file its manifest lists (damaged since it was published?): this export does not build on it")
+            }
+        }
+        let previousDatabase = sound.contains("quakes.sqlite")
+            ? scratch.previousCopy.flatMap { copy in read.changes.map { (copy: copy, changes: $0) } } : nil
+        // Its tiles are reused only when both archives are sound (a version copies them when nothing in them changed).
+        let tilesBase = sound.isSuperset(of: ["quakes.pmtiles", "quakes.mbtiles"]) ? current : nil
         let (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
         scratch.unpublished = directory
         // Deltas from the versions that stay after this one is published, each file written as soon
@@ -105,7 +126,7 @@ public enum Exporter {
         scratch.temporaryFiles += [cacheTemporary, state.temporary]
         var cacheWriter: BackgroundWork<Void>?
         let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory,
-                                            previous: current, state: state,
+                                            previous: tilesBase, state: state,
                                             recent: recent, deltaBases: plannedBases,
                                             progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
             let writer = BackgroundWork("export.event-cache") {
@@ -151,6 +172,10 @@ public enum Exporter {
         logger.info("\(summary.line)")
         return summary
     }
+
+    /// The current bundle's files an incremental export builds on: the tiles it reuses (and
+    /// copies when none changed) and the app database it patches.
+    static let builtUpon = ["quakes.pmtiles", "quakes.mbtiles", "quakes.sqlite"]
 
     /// What an export has going on the side until it publishes, cleaned up once when it ends
     /// (published, unchanged or failed): background work is waited for (it may be writing into

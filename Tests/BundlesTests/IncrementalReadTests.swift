@@ -39,6 +39,32 @@ import TestSupport
         #expect(log.messages.contains { $0.contains("staged rows (the previous bundle's, patched)") }, "\(log.messages)")
     }
 
+    /// A current bundle whose files were damaged after publishing (same sizes, other bytes) is not
+    /// built upon: its tiles are not copied into the next version, nor its app database patched;
+    /// the export says so and makes the bundle a full export makes.
+    @Test func aDamagedCurrentBundleIsNotBuiltUpon() throws {
+        let dir = TemporaryDirectory("incremental-damaged")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"))
+        for file in ["quakes.pmtiles", "quakes.sqlite"] {
+            let url = first.directory.appendingPathComponent(file)
+            var bytes = try Data(contentsOf: url)
+            bytes.replaceSubrange((bytes.count / 2)..<(bytes.count / 2 + 4096), with: Data(repeating: 0x51, count: 4096))
+            try bytes.write(to: url)
+        }
+        var event = try #require(try store.events().values.min { $0.id < $1.id })
+        event.updated += 1_000
+        event.mag = (event.mag ?? 1) + 0.1
+        try store.upsert([event])
+        let log = RecordedLog()
+        let second = try exportAndCompare(store, dir, logger: log.logger)
+        #expect(second.reusedTiles == 0 && second.rowsRead == 1, "the event cache is sound: only the changed row is read")
+        for file in ["quakes.pmtiles", "quakes.sqlite"] {
+            #expect(log.messages.contains { $0.contains("\(first.directory.path)/\(file) is not the file its manifest lists") }, "\(log.messages)")
+        }
+        #expect(!log.messages.contains { $0.contains("quakes.mbtiles is not the file") })
+    }
+
     @Test func mergesDeletionsAndEventsLeavingOrEnteringTheSelectionMatchAFullExport() throws {
         let dir = TemporaryDirectory("incremental-merge")
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
