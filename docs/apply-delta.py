@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """Brings an app's copy of a quake-bake bundle up to a newer version with its delta.
 
-    apply-delta.py OLD_BUNDLE NEW_BUNDLE_OR_DELTAS
+    apply-delta.py OLD_BUNDLE NEW_BUNDLE
 
-Applies NEW/deltas/<OLD's bundle_version>.mbtiles and .sqlite to OLD/quakes.mbtiles and
+NEW_BUNDLE is the new version as published (its manifest.json and deltas/; the app needs
+nothing else of it to update its tiles and rows). Applies
+NEW/deltas/<OLD's bundle_version>.mbtiles and .sqlite to OLD/quakes.mbtiles and
 OLD/quakes.sqlite in place (each in one transaction), after which they hold the new
 version's tiles and rows exactly. Python's sqlite3 alone: the SQL below is all an app
 needs (README, "Updating an app by delta"); copy it into any SQLite client.
