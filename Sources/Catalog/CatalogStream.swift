@@ -204,7 +204,8 @@ private struct PieceReader {
             if layout.isCollection && (!final || scan.arrayEnd != nil) { body += Array("]}".utf8) }
             var delivered = 0
             let origin = GeoJSONReader.Origin(feature: features, byte: base - head.count)
-            let piece = GeoJSONReader.read(body: Data(body), source: source, chunkSize: chunkSize, origin: origin) { events in
+            let piece = GeoJSONReader.read(body: Data(body), source: source, chunkSize: chunkSize, origin: origin,
+                                           continuing: !layout.isCollection && pieces > 1) { events in
                 delivered += events.count
                 deliver(events)
             }
@@ -281,11 +282,15 @@ private struct ValueScan {
                 case 0x7D, 0x5D:
                     if depth == 0 && inArray {
                         arrayEnd = i
-                    } else {
+                    } else if depth > 0 {
                         depth -= 1
-                        if depth == 0 && !inArray { last = i + 1 }
                     }
+                    // A stray closer between a sequence's records is part of a broken record (the
+                    // reader rejects it), not a fall below zero that would make the rest one record.
                 case 0x2C where depth == 0 && inArray: last = i
+                // A sequence's records end with a line (or a record separator) outside any value: the
+                // reader goes on at the next line after a broken one, so pieces end where lines do.
+                case 0x0A where depth == 0 && !inArray, 0x1E where depth == 0 && !inArray: last = i + 1
                 default: break
                 }
             }

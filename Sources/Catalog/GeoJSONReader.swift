@@ -40,11 +40,19 @@ public enum GeoJSONReader {
     }
 
     /// Reads `body` (plain), a piece of a file starting at `origin` (see `CatalogStream`).
-    static func read(body: Data, source: String, chunkSize: Int, origin: Origin, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+    /// A later piece of a sequence of Features (`continuing`) is read as records one after
+    /// another, whatever it starts with: a broken record at its start is a reject, not a
+    /// document that is not JSON.
+    static func read(body: Data, source: String, chunkSize: Int, origin: Origin, continuing: Bool = false,
+                     events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         withoutActuallyEscaping(deliver) { deliver in
             JSONParser.withParser(body) { parser in
                 parser.reportedBase = origin.byte
-                return readDocument(&parser, source: source, chunk: Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin))
+                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin)
+                guard continuing else { return readDocument(&parser, source: source, chunk: chunk) }
+                var page = CatalogPage()
+                readSequence(&parser, into: &page, source: source, chunk: chunk)
+                return page
             }
         }
     }
@@ -165,11 +173,17 @@ public enum GeoJSONReader {
     private static let recordSeparator: UInt8 = 0x1E
 
     /// Reads Features one after another, separated by blanks, newlines or record separators,
-    /// to the end. A broken one is a reject; one cut by the end of the file makes it damaged.
+    /// to the end. A broken one is a reject, and reading goes on at the next record (after the
+    /// next record separator in a text sequence, the next line otherwise); one cut by the end
+    /// of the file makes it damaged.
     private static func readSequence(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {
         var index = 0
+        var separated = false  // a text sequence: records begin with a record separator
         while true {
-            while parser.peek() == recordSeparator { parser.offset += 1 }
+            while parser.peek() == recordSeparator {
+                parser.offset += 1
+                separated = true
+            }
             guard parser.peek() != nil else { return }
             let start = parser.offset
             let position = chunk.position(index, byte: start)
@@ -184,6 +198,9 @@ public enum GeoJSONReader {
                     page.problem = "\(source): truncated inside feature \(chunk.feature(index)) at byte \(chunk.byte(parser.offset)); \(chunk.feature(index)) features before it were read"
                     return
                 }
+                // On to the next record, always onwards: a stray `}` where a feature should start ends
+                // the skip where it began. The reject holds what was skipped.
+                parser.skip(toNext: separated ? recordSeparator : 0x0A, after: start)
                 page.rejects.append(Reject(position: position, reason: "broken JSON: \(error.message)", raw: parser.text(start..<parser.offset)))
             } catch {
                 page.problem = "\(source): \(error)"

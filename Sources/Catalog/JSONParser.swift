@@ -98,7 +98,9 @@ struct JSONParser {
     }
 
     func error(_ message: String) -> SyntaxError {
-        let found = offset < bytes.count ? "'\(Character(Unicode.Scalar(bytes[offset])))'" : "end of input"
+        let found = offset >= bytes.count ? "end of input"
+            : (0x20..<0x7F).contains(bytes[offset]) ? "'\(Character(Unicode.Scalar(bytes[offset])))'"
+            : String(format: "byte 0x%02X", bytes[offset])  // a control or non-ASCII byte, shown as such
         return SyntaxError(offset: offset, message: "\(message), found \(found) at byte \(reportedBase + offset)")
     }
 
@@ -301,6 +303,12 @@ struct JSONParser {
             let value = Foundation.strtod(buffer.baseAddress!, &end)
             return end == buffer.baseAddress! + range.count ? value : nil
         }
+    }
+
+    /// Moves to the next `separator` after `start` (or the end), past at least one byte.
+    mutating func skip(toNext separator: UInt8, after start: Int) {
+        offset = max(offset, start + 1)
+        while offset < bytes.count && bytes[offset] != separator { offset += 1 }
     }
 
     /// From the start of a damaged array element, moves past it by bracket

@@ -51,6 +51,11 @@ import TestSupport
         let page = CatalogFile.read(TestData.usgs("feed-all_week-2020-06.geojson.gz"))
         #expect(page.events.count > 1000)
         cases.append(("sequence.geojsonl", page.events.prefix(300).map(GeoJSONWriter.feature).joined(separator: "\n") + "\n"))
+        // With stray lines where a Feature should start (once read forever, whole or streamed).
+        var lines = page.events.prefix(300).map(GeoJSONWriter.feature)
+        lines.insert("x\"type\": \"Feature\", \"properties\": {\"mag\": 2.2}}", at: 200)
+        lines.insert("}}}", at: 10)
+        cases.append(("stray-lines.geojsonl", lines.joined(separator: "\n") + "\n"))
         for (name, text) in cases {
             let url = directory.url.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)

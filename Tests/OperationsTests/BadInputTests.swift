@@ -46,6 +46,8 @@ import TestSupport
         BadFile(file: "tutorial-earthquakes.geojson", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
         BadFile(file: "tutorial-with-bom.ndjson", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
         BadFile(file: "tutorial-text-sequence.geojsons", exitStatus: .success, stored: 3, reject: nil, rejects: 0, message: nil),
+        BadFile(file: "sequence-stray-bytes.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x91",
+                rejects: 2, message: nil),
         BadFile(file: "shared-secondary-id.geojson", exitStatus: .success, stored: 2, reject: nil, rejects: 0, message: nil),
         BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
