@@ -21,6 +21,14 @@ import TestSupport
         return incremental
     }
 
+    /// The event of the smallest id gets a newer version, its magnitude 0.1 higher.
+    private static func reviseFirstEvent(_ store: TestStore) throws {
+        var event = try #require(try store.events().values.min { $0.id < $1.id })
+        event.updated += 1
+        event.mag = (event.mag ?? 1) + 0.1
+        try store.upsert([event])
+    }
+
     @Test func aLateVersionBelowTheHighWaterMarkIsRead() throws {
         let dir = TemporaryDirectory("incremental-late")
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
@@ -52,10 +60,7 @@ import TestSupport
             bytes.replaceSubrange((bytes.count / 2)..<(bytes.count / 2 + 4096), with: Data(repeating: 0x51, count: 4096))
             try bytes.write(to: url)
         }
-        var event = try #require(try store.events().values.min { $0.id < $1.id })
-        event.updated += 1_000
-        event.mag = (event.mag ?? 1) + 0.1
-        try store.upsert([event])
+        try Self.reviseFirstEvent(store)
         let log = RecordedLog()
         let second = try exportAndCompare(store, dir, logger: log.logger)
         #expect(second.reusedTiles == 0 && second.rowsRead == 1, "the event cache is sound: only the changed row is read")
@@ -115,10 +120,7 @@ import TestSupport
             try db.execute(sql: "PRAGMA writable_schema = OFF")
         }
         try queue.close()
-        var event = try #require(try store.events().values.min { $0.id < $1.id })
-        event.updated += 1
-        event.mag = (event.mag ?? 1) + 0.1
-        try store.upsert([event])
+        try Self.reviseFirstEvent(store)
         let log = RecordedLog()
         let second = try exportAndCompare(store, dir, logger: log.logger)
         #expect(second.rowsRead == 1)
