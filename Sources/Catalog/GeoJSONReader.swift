@@ -68,6 +68,13 @@ public enum GeoJSONReader {
         func feature(_ index: Int) -> Int { origin.feature + index }
         func byte(_ offset: Int) -> Int { origin.byte + offset }
 
+        /// The problem of a file that ends inside feature `index` of the piece, at byte `offset`.
+        func truncated(inside index: Int, at offset: Int, source: String) -> String {
+            let before = feature(index)
+            return "\(source): truncated inside feature \(before) at byte \(byte(offset)); "
+                + "\(Format.count(before, "feature")) before it \(before == 1 ? "was" : "were") read"
+        }
+
         func flushIfFull(_ page: inout CatalogPage) {
             guard page.events.count >= size else { return }
             deliver(page.events)
@@ -153,7 +160,7 @@ public enum GeoJSONReader {
                 if !recovered {
                     page.rejects.append(Reject(position: position, reason: "page ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))
-                    page.problem = "\(source): truncated inside feature \(chunk.feature(index)) at byte \(chunk.byte(parser.offset)); \(chunk.feature(index)) features before it were read"
+                    page.problem = chunk.truncated(inside: index, at: parser.offset, source: source)
                     return false
                 }
                 page.rejects.append(Reject(position: position, reason: "broken JSON: \(error.message)", raw: parser.text(start..<parser.offset)))
@@ -195,7 +202,7 @@ public enum GeoJSONReader {
                 guard parser.skipElement(from: start) else {
                     page.rejects.append(Reject(position: position, reason: "the file ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))
-                    page.problem = "\(source): truncated inside feature \(chunk.feature(index)) at byte \(chunk.byte(parser.offset)); \(chunk.feature(index)) features before it were read"
+                    page.problem = chunk.truncated(inside: index, at: parser.offset, source: source)
                     return
                 }
                 // On to the next record, always onwards: a stray `}` where a feature should start ends
