@@ -25,13 +25,6 @@ import os
 import sqlite3
 import sys
 
-# The delta must be for this file: both give the old version.
-CHECK_SQL = """
-SELECT (SELECT value FROM main.info WHERE name = 'bundle_version'),
-       (SELECT value FROM delta.delta_info WHERE name = 'base_version'),
-       (SELECT value FROM delta.delta_info WHERE name = 'bundle_version');
-"""
-
 TILES_SQL = """
 DELETE FROM tiles WHERE (zoom_level, tile_column, tile_row) IN
   (SELECT zoom_level, tile_column, tile_row FROM delta.deleted_tiles);
@@ -78,24 +71,16 @@ def versions(db):
     return rows.get("base_version"), rows.get("bundle_version")
 
 
-def apply_tiles(mbtiles, delta, base=None, target=None):
-    """Applies a tiles delta (.mbtiles) to an MBTiles file; with `base` and `target`, only a
-    delta that names them."""
+def apply_tiles(mbtiles, delta):
+    """Applies a tiles delta (.mbtiles) to an MBTiles file (`apply` checks first that it is the file's)."""
     db = attach(mbtiles, delta)
-    if base is not None and versions(db) not in ((base, target), (None, None)):
-        raise Refused("%s joins versions %s → %s, not %s → %s" % ((delta,) + versions(db) + (base, target)))
     db.executescript("BEGIN;" + TILES_SQL + "COMMIT;")
     db.close()
 
 
-def apply_rows(app_database, delta, base=None, target=None):
-    """Applies a rows delta (.sqlite) to an app database (quakes.sqlite); with `base` and
-    `target`, only a delta that names them, to a database that holds `base`."""
+def apply_rows(app_database, delta):
+    """Applies a rows delta (.sqlite) to an app database (quakes.sqlite) (`apply` checks first that it is the database's)."""
     db = attach(app_database, delta)
-    if base is not None:
-        held, delta_base, delta_target = db.execute(CHECK_SQL).fetchone()
-        if held not in (None, base) or (delta_base, delta_target) not in ((base, target), (None, None)):
-            raise Refused("%s holds version %s; %s joins versions %s → %s" % (app_database, held, delta, delta_base, delta_target))
     columns = ", ".join('"%s"' % row[1] for row in db.execute("PRAGMA delta.table_info(events)"))
     db.executescript("BEGIN;" + ROWS_SQL.format(columns=columns) + "COMMIT;")
     db.close()
@@ -173,8 +158,8 @@ def apply(old_bundle, new_bundle):
         db.close()
         if joined not in ((base, target), (None, None)):  # (None, None): a delta made before the files named their versions
             raise Refused("%s joins versions %s → %s, not %s → %s" % ((delta,) + joined + (base, target)))
-    apply_tiles(os.path.join(old_bundle, "quakes.mbtiles"), tiles, base, target)
-    apply_rows(os.path.join(old_bundle, "quakes.sqlite"), rows, base, target)
+    apply_tiles(os.path.join(old_bundle, "quakes.mbtiles"), tiles)
+    apply_rows(os.path.join(old_bundle, "quakes.sqlite"), rows)
     return base, target
 
 

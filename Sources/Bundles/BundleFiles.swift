@@ -32,13 +32,17 @@ enum BundleFiles {
     /// Those of `paths` whose file in the bundle `directory` is the one its manifest lists (same
     /// size, same sha256): a file damaged or changed since it was published is not among them.
     static func matchingManifest(_ paths: [String], in directory: URL) -> Set<String> {
-        let sizes = Manifest.fileSizes(in: directory), digests = Manifest.files(in: directory)
+        let listing = Manifest.listing(in: directory)
         return Set(paths.filter { path in
-            let url = directory.appendingPathComponent(path)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int, size == sizes[path] else {
-                return false
-            }
-            return (try? SHA256.hex(fileAt: url)) == digests[path]
+            hasListedSize(path, in: directory, listing: listing)
+                && (try? SHA256.hex(fileAt: directory.appendingPathComponent(path))) == listing[path]?.sha256
         })
+    }
+
+    /// Whether the file at `path` in `directory` is there with the size `listing` (its
+    /// manifest's) gives it: the cheap half of `matchingManifest`.
+    static func hasListedSize(_ path: String, in directory: URL, listing: [String: Manifest.Listed]) -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(path).path))?[.size] as? Int
+        return size != nil && size == listing[path]?.bytes
     }
 }

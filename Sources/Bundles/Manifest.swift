@@ -74,22 +74,26 @@ struct Manifest {
         .object([("path", .string(file.path)), ("bytes", .int(file.bytes)), ("sha256", .string(file.sha256))])
     }
 
-    /// The files (path → sha256) the manifest in `directory` lists; empty when unreadable.
-    static func files(in directory: URL) -> [String: String] {
-        var files: [String: String] = [:]
+    /// A file as a manifest lists it.
+    struct Listed {
+        let bytes: Int
+        let sha256: String
+    }
+
+    /// The files the manifest in `directory` lists, by path; empty when unreadable.
+    static func listing(in directory: URL) -> [String: Listed] {
+        var files: [String: Listed] = [:]
         for case let file as [String: Any] in member("files", in: directory) as? [Any] ?? [] {
-            if let path = file["path"] as? String, let sha256 = file["sha256"] as? String { files[path] = sha256 }
+            if let path = file["path"] as? String, let bytes = file["bytes"] as? Int, let sha256 = file["sha256"] as? String {
+                files[path] = Listed(bytes: bytes, sha256: sha256)
+            }
         }
         return files
     }
 
-    /// The files the manifest in `directory` lists, path → bytes (empty when it cannot be read).
-    static func fileSizes(in directory: URL) -> [String: Int] {
-        var sizes: [String: Int] = [:]
-        for case let file as [String: Any] in member("files", in: directory) as? [Any] ?? [] {
-            if let path = file["path"] as? String, let bytes = file["bytes"] as? Int { sizes[path] = bytes }
-        }
-        return sizes
+    /// The files (path → sha256) the manifest in `directory` lists; empty when unreadable.
+    static func files(in directory: URL) -> [String: String] {
+        listing(in: directory).mapValues(\.sha256)
     }
 
     /// The `bundle_version` of the manifest in `directory`, if readable.

@@ -69,13 +69,10 @@ enum DeltaWriter {
                 logger.warning("\(base.path): no readable manifest.json, so no delta from it")
                 return nil
             }
-            let sizes = Manifest.fileSizes(in: base)
-            for file in coveredFiles.sorted() {
-                let size = (try? FileManager.default.attributesOfItem(atPath: base.appendingPathComponent(file).path))?[.size] as? Int
-                guard let size, size == sizes[file] else {
-                    logger.warning("\(base.path): its \(file) is missing or not the one its manifest lists, so no delta from it")
-                    return nil
-                }
+            let listing = Manifest.listing(in: base)
+            for file in coveredFiles.sorted() where !BundleFiles.hasListedSize(file, in: base, listing: listing) {
+                logger.warning("\(base.path): its \(file) is missing or not the one its manifest lists, so no delta from it")
+                return nil
             }
             return Base(directory: base, version: version, target: bundleVersion)
         }
@@ -144,9 +141,8 @@ enum DeltaWriter {
     private static func earlierDelta(from previous: URL, to base: Base, ext: String) -> URL?? {
         if previous.lastPathComponent == base.directory.lastPathComponent { return .some(nil) }
         let path = "\(directoryName)/\(base.version).\(ext)"
-        let file = previous.appendingPathComponent(path)
-        guard let listed = Manifest.files(in: previous)[path], (try? SHA256.hex(fileAt: file)) == listed else { return nil }
-        return .some(file)
+        guard BundleFiles.matchingManifest([path], in: previous).contains(path) else { return nil }
+        return .some(previous.appendingPathComponent(path))
     }
 
     /// The rows of the new app database that may differ from those of the bundle it was patched
