@@ -83,16 +83,9 @@ import TestSupport
         #expect(try FetchSupport.archivedIDs(Workspace(root: directory.url)) == expected)
     }
 
-    /// The request log once it holds `count` requests (or after 20 s, whatever it holds then;
-    /// only a log asked for after then counts, as in `waitUntil`).
+    /// The request log once it holds `count` requests (or after 20 s, whatever it holds then).
     static func log(of standIn: StandInProcess, reaching count: Int) async throws -> [StandInProcess.Request] {
-        let deadline = Date().addingTimeInterval(20)
-        while true {
-            let asked = Date()
-            let log = try await standIn.requests()
-            if log.count >= count || asked >= deadline { return log }
-            try await Task.sleep(nanoseconds: 50_000_000)
-        }
+        try await latest({ try await standIn.requests() }, until: { $0.count >= count }, timeout: 20)
     }
 
     /// A feature the request did not ask for (here: origin time 1970, outside every window) is
