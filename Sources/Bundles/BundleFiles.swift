@@ -31,11 +31,12 @@ enum BundleFiles {
 
     /// Those of `paths` whose file in the bundle `directory` is the one its manifest lists (same
     /// size, same sha256): a file damaged or changed since it was published is not among them.
-    static func matchingManifest(_ paths: [String], in directory: URL) -> Set<String> {
+    /// Files in `unchanged` (see `PublishedStamps`) are not hashed again.
+    static func matchingManifest(_ paths: [String], in directory: URL, unchanged: Set<String> = []) -> Set<String> {
         let listing = Manifest.listing(in: directory)
         return Set(paths.filter { path in
             hasListedSize(path, in: directory, listing: listing)
-                && (try? SHA256.hex(fileAt: directory.appendingPathComponent(path))) == listing[path]?.sha256
+                && (unchanged.contains(path) || (try? SHA256.hex(fileAt: directory.appendingPathComponent(path))) == listing[path]?.sha256)
         })
     }
 

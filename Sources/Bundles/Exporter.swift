@@ -51,7 +51,10 @@ public enum Exporter {
         var checking: BackgroundWork<Set<String>>?
         func checkPrevious() -> BackgroundWork<Set<String>>? {
             guard options.reuseTiles, let current else { return nil }
-            return BackgroundWork("export.check-previous") { BundleFiles.matchingManifest(Self.builtUpon, in: current) }
+            return BackgroundWork("export.check-previous") {
+                let unchanged = PublishedStamps.read(out: out, version: current.lastPathComponent).unchanged(Self.builtUpon, in: current)
+                return BundleFiles.matchingManifest(Self.builtUpon, in: current, unchanged: unchanged)
+            }
         }
         if current.flatMap(Manifest.highWaterMark(in:)) != highWaterMark {
             scratch.previousCopy = copyPrevious()
@@ -142,6 +145,7 @@ public enum Exporter {
         // A delta either of whose files could not be made is left out whole.
         let deltaBases = DeltaWriter.dropping(built.deltaFailures + rowsDeltaFailures, from: plannedBases, in: directory, logger: logger)
         let files = try stopwatch.measure("hashed the files") { try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest]) }
+        let stamps = PublishedStamps.take(Self.builtUpon, in: directory, version: final.lastPathComponent)
         let deltas = DeltaWriter.describe(deltaBases, files: files)
         var warnings = built.warnings
         if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
@@ -157,9 +161,14 @@ public enum Exporter {
             scratch.unpublished = nil
             return try publisher.prune(keep: options.keep)
         }
-        stopwatch.measure("kept the event cache and the export state") {
+        stopwatch.measure("kept the event cache, the export state and the files' stamps") {
             keep(cacheWriter, temporary: cacheTemporary, as: cacheFile, logger: logger)
             keep(nil, temporary: state.temporary, as: state.file, logger: logger)
+            do {
+                try stamps.write(out: out)
+            } catch {
+                logger.debug("\(PublishedStamps.fileName) was not kept (the next export hashes the files it builds upon): \(ErrorText.message(error))")
+            }
         }
         for warning in warnings.prefix(20) { logger.warning("\(warning)") }
         if warnings.count > 20 { logger.warning("… and \(warnings.count - 20) more size-guard warnings (see manifest.json)") }

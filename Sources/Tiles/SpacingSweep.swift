@@ -44,13 +44,12 @@ enum SpacingSweep {
 
     typealias Maximum = Thinning.Maximum
 
-    /// Sweeps every zoom from `options.minZoom` to `options.maxZoom`; `biggestFirst`, when given,
-    /// are the biggest-first sweeps of the same points and options, already made.
-    static func run(points: PointSet, eligibleFrom: [UInt8], options: ThinningOptions, biggestFirst: BiggestFirst? = nil) -> Result {
+    /// Sweeps every zoom from `options.minZoom` to `options.maxZoom`, given the biggest-first
+    /// sweeps of the same points and options (which hold the events' first eligible zooms).
+    static func run(points: PointSet, options: ThinningOptions, biggestFirst biggest: BiggestFirst) -> Result {
         let maxZoom = options.maxZoom
         let order = points.bySize
         let n = order.count
-        let biggest = biggestFirst ?? BiggestFirst(points: points, eligibleFrom: eligibleFrom, options: options)
         let xs = biggest.xs, ys = biggest.ys, eligible = biggest.eligible, kept = biggest.kept
         var first = [UInt8](repeating: UInt8(maxZoom), count: n)
         var biggestAt = [UInt32](repeating: 0, count: n)

@@ -88,8 +88,8 @@ public struct Thinning: Sendable {
         var actions: [GuardAction] = []
         switch options.method {
         case .spacing:
-            let sweep = choice?.sweep ?? SpacingSweep.run(points: points, eligibleFrom: Self.eligibleFrom(points: points, options: options),
-                                                          options: options, biggestFirst: biggestFirst?.sweeps)
+            let sweep = choice?.sweep ?? SpacingSweep.run(points: points, options: options,
+                                                          biggestFirst: biggestFirst?.sweeps ?? BiggestFirst(points: points, options: options).sweeps)
             self.choice = Choice(sweep: sweep)
             wholeSelectionMaxima = sweep.wholeSelectionMaxima
             minZoom = sweep.minZoom
