@@ -54,9 +54,9 @@ enum BundleBuilder {
                       + (baked.thinningTaken ? "the previous export's thinning)" : "thinning \(String(format: "%.2f", baked.thinningSeconds)) s)"))
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
 
-        // The GeoJSON zooms, the timeline and preview, the metadata and the MBTiles are made on
-        // threads of their own while this one writes the PMTiles: the tiles are done, so the
-        // cores are free.
+        // The GeoJSON zooms, the timeline and preview, and the MBTiles are written on threads of
+        // their own while this one makes the metadata and writes the PMTiles: the tiles are done,
+        // so the cores are free.
         let zooms = zoomSummaries(records: records, thinning: thinning, options: thinningOptions, events: table.count)
         // A zoom's GeoJSON holds the tiles' quakes and clusters; the recent layer, which the zoom draws too, has its own file.
         let recentCount = recent?.events.count ?? 0
@@ -74,32 +74,26 @@ enum BundleBuilder {
                       to: directory.appendingPathComponent("preview.html"))
         }
         stopwatch.lap("the GeoJSON zooms' points")
-        // The metadata on a thread of its own: the MBTiles takes its tiles meanwhile, its metadata rows after.
-        let metadataWork = BackgroundWork("export.metadata") {
-            TilesetMetadata(options: options, table: table, points: points, thinning: tilesThinning, records: records)
-        }
+        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: tilesThinning, records: records)
+        FreedMemory.release()
+        stopwatch.lap("tileset metadata")
+        let mbtilesRows = metadata.mbtilesRows
         // Every tile as before, and the same metadata: the archives are the previous version's, byte
         // for byte, and are copied (when only recent quakes changed, the common cron run).
-        let sameTiles = reusable.map { $0.tileCount == records.count } == true && records.allSatisfy { $0.origin == .previous }
-        func sameArchives() throws -> Bool {
-            try sameTiles && reusable?.metadataDigest == metadataWork.wait().digest
-        }
+        let metadataDigest = metadata.digest
+        let sameArchives = reusable.map { $0.metadataDigest == metadataDigest && $0.tileCount == records.count } == true
+            && records.allSatisfy { $0.origin == .previous }
         let mbtiles = BackgroundWork("export.mbtiles") {
             let url = directory.appendingPathComponent("quakes.mbtiles")
-            if try sameArchives(), let previous {
+            if sameArchives, let previous {
                 try copyArchive(previous.appendingPathComponent("quakes.mbtiles"), to: url)
             } else {
-                try MBTilesWriter.write(records: records, data: data, metadata: { try metadataWork.wait().mbtilesRows }, to: url)
+                try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: url)
             }
             let encoded = previous.map { ($0, records.filter { $0.origin != .previous }.map(\.key)) }
             return DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
         }
         do {
-            let metadata = try metadataWork.wait()
-            FreedMemory.release()
-            stopwatch.lap("tileset metadata")
-            let metadataDigest = metadata.digest
-            let sameArchives = try sameArchives()
             let url = directory.appendingPathComponent("quakes.pmtiles")
             let offsets: [UInt64]
             if sameArchives, let previousArchive {
@@ -127,7 +121,7 @@ enum BundleBuilder {
         for result in written { try result.get() }
         FreedMemory.release()
         stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
-        return Built(baked: baked, metadata: try metadataWork.wait(), zooms: zooms, geoJSONZooms: geoJSONZooms,
+        return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms,
                      warnings: warnings(thinning, recent: recent, options: options), deltaFailures: try tilesDeltas.get())
     }
 

@@ -8,9 +8,8 @@ import QuakeTiles
 /// tile_column, tile_row, tile_data)` with TMS rows (counted from the south),
 /// gzip MVT blobs, a unique index on the tile address, application id `MPBX`.
 enum MBTilesWriter {
-    /// Writes the file; `metadata` gives the metadata rows (in their order) once the tiles are in,
-    /// so that they may be made meanwhile.
-    static func write(records: [TileRecord], data: TileData, metadata: () throws -> [(String, String)], to url: URL) throws {
+    /// Writes the file; `metadata` rows go in the order given.
+    static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "export.mbtiles")
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA application_id = 0x4d504258")
@@ -21,6 +20,10 @@ enum MBTilesWriter {
                     CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
                     CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
                     """)
+                try RawStatement.run(db, "INSERT INTO metadata (name, value) VALUES (?, ?)", for: metadata) { s, row in
+                    s.bind(1, row.0)
+                    s.bind(2, row.1)
+                }
                 // In index order (a sorted order of positions, not a sorted copy of 200,000 records:
                 // this runs at the export's memory peak).
                 let order = records.indices.sorted {
@@ -33,10 +36,6 @@ enum MBTilesWriter {
                     s.bind(2, Int64(record.key.x))
                     s.bind(3, Int64(record.key.tmsRow))
                     try data.bytes(of: record).withUnsafeBytes { s.bind(4, blob: $0) }
-                }
-                try RawStatement.run(db, "INSERT INTO metadata (name, value) VALUES (?, ?)", for: try metadata()) { s, row in
-                    s.bind(1, row.0)
-                    s.bind(2, row.1)
                 }
                 return .commit
             }
