@@ -56,7 +56,7 @@ import TestSupport
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
         let first = try ExportHelpers.export(store, to: dir.path("bundles"))
         let stamps = try String(contentsOf: dir.path("bundles/.export-cache/published-files.txt"), encoding: .utf8)
-        #expect(stamps.hasPrefix(first.directory.lastPathComponent + "\n") && stamps.contains("quakes.pmtiles\t"), "\(stamps)")
+        #expect(stamps.hasPrefix(first.directory.lastPathComponent + "\t") && stamps.contains("\nquakes.pmtiles\t"), "\(stamps)")
         for file in ["quakes.pmtiles", "quakes.sqlite"] {
             let url = first.directory.appendingPathComponent(file)
             var bytes = try Data(contentsOf: url)
@@ -71,6 +71,37 @@ import TestSupport
             #expect(log.messages.contains { $0.contains("\(first.directory.path)/\(file) is not the file its manifest lists") }, "\(log.messages)")
         }
         #expect(!log.messages.contains { $0.contains("quakes.mbtiles is not the file") })
+    }
+
+    /// Stamps taken more than a day before, and a stamps file that is not one an export wrote
+    /// (here with a megabyte of other text after it), are not used: the current bundle's files
+    /// are hashed, so one damaged with its size and modification time (to the nanosecond) kept
+    /// is still not built upon.
+    @Test(arguments: ["a day old", "foreign"]) func oldOrForeignStampsOnlyCostHashing(stamps kind: String) throws {
+        let dir = TemporaryDirectory("incremental-stamps")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"))
+        let url = first.directory.appendingPathComponent("quakes.pmtiles")
+        var info = stat()
+        #expect(stat(url.path, &info) == 0)
+        var bytes = try Data(contentsOf: url)
+        bytes.replaceSubrange((bytes.count / 2)..<(bytes.count / 2 + 4096), with: Data(repeating: 0x51, count: 4096))
+        try bytes.write(to: url)
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
+        let stamps = dir.path("bundles/.export-cache/published-files.txt")
+        var lines = try String(contentsOf: stamps, encoding: .utf8).components(separatedBy: "\n")
+        if kind == "foreign" {
+            lines.append(String(repeating: "x", count: 1 << 20))
+        } else {
+            let first = lines[0].components(separatedBy: "\t")
+            lines[0] = first[0] + "\t" + String(try #require(Int64(first[1])) - 86_401)
+        }
+        try Data(lines.joined(separator: "\n").utf8).write(to: stamps)
+        try Self.reviseFirstEvent(store)
+        let log = RecordedLog()
+        _ = try exportAndCompare(store, dir, logger: log.logger)
+        #expect(log.messages.contains { $0.contains("\(first.directory.path)/quakes.pmtiles is not the file its manifest lists") }, "\(log.messages)")
     }
 
     @Test func mergesDeletionsAndEventsLeavingOrEnteringTheSelectionMatchAFullExport() throws {
