@@ -94,8 +94,8 @@ import TestSupport
         if kind == "foreign" {
             lines.append(String(repeating: "x", count: 1 << 20))
         } else {
-            let first = lines[0].components(separatedBy: "\t")
-            lines[0] = first[0] + "\t" + String(try #require(Int64(first[1])) - 86_401)
+            let header = lines[0].components(separatedBy: "\t")
+            lines[0] = header[0] + "\t" + String(try #require(Int64(header[1])) - 86_401)
         }
         try Data(lines.joined(separator: "\n").utf8).write(to: stamps)
         try Self.reviseFirstEvent(store)
