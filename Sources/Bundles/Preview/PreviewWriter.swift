@@ -110,10 +110,27 @@ enum PreviewWriter {
         data.raw(",\"basemap\":")
         data.raw(Basemap.countries)
         data.raw("}")
-        // `</` inside a string would end the <script> element early.
-        let text = String(decoding: data.bytes, as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+        let text = String(decoding: scriptSafe(data.bytes), as: UTF8.self)
         let parts = PreviewPage.template.components(separatedBy: "__DATA__")
         return parts.map { $0.replacingOccurrences(of: "__TITLE__", with: name.htmlEscaped) }.joined(separator: text)
+    }
+
+    /// `json` with every `</` written `<\/`, which JSON reads as the same text: inside the page's
+    /// `<script>` element, `</` would end it early. (A pass over the bytes: Foundation's
+    /// `replacingOccurrences` over the megabytes of a preview took 3% of an incremental export.)
+    static func scriptSafe(_ json: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(json.count + 64)
+        json.withUnsafeBufferPointer { json in
+            var clean = 0
+            for i in json.indices.dropLast() where json[i] == 0x3C && json[i + 1] == 0x2F {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: json[clean...i]))
+                out.append(0x5C)
+                clean = i + 1
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: json[clean...]))
+        }
+        return out
     }
 
     /// `"legend"`: the magnitude classes and colours of `MagnitudeLegend`, as in `style.json`.
