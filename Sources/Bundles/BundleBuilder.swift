@@ -10,6 +10,8 @@ enum BundleBuilder {
         let metadata: TilesetMetadata
         let zooms: [ZoomSummary]
         let geoJSONZooms: [Int]
+        /// The GeoJSON zooms copied from the current version (their points are as they were).
+        let copiedGeoJSONZooms: [Int]
         let warnings: [String]
         /// The tiles deltas that could not be made.
         let deltaFailures: [DeltaWriter.Failure]
@@ -62,7 +64,12 @@ enum BundleBuilder {
         let recentCount = recent?.events.count ?? 0
         let geoJSONZooms = zooms.filter { $0.events - recentCount + $0.clusters <= options.geoJSONMaxFeatures }.map(\.zoom)
         let layers = ZoomLayer.build(zooms: geoJSONZooms, points: points, thinning: thinning, options: thinningOptions)
-        let geoJSON = BackgroundWork("export.geojson") { try writeGeoJSON(layers, table: table, thinning: thinning, into: directory) }
+        let geoJSONDigests = Dictionary(uniqueKeysWithValues: layers.map { ($0.zoom, GeoJSONZoomWriter.digest($0, table: table, thinning: thinning)) })
+        // The zooms whose points are those of the current version's file: copied from there (when sound).
+        let sameGeoJSON = reusable.map { state in geoJSONDigests.filter { state.geoJSONDigests[$0.key] == $0.value }.map(\.key) } ?? []
+        let geoJSON = BackgroundWork("export.geojson") {
+            try writeGeoJSON(layers, table: table, thinning: thinning, into: directory, copying: sameGeoJSON, from: previous)
+        }
         let preview = BackgroundWork("export.preview") {
             try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
             try write(Data((options.style?.text ?? StyleWriter.json(name: options.name, recent: recent != nil)).utf8),
@@ -107,7 +114,7 @@ enum BundleBuilder {
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
                            metadataDigest: metadataDigest, heldEvents: points.byRank.count,
                            maximaDigest: ExportState.maximaDigest(baked.thinning.wholeSelectionMaxima, table: table), cuts: baked.thinning.actions,
-                           version: state.version, to: state.temporary)
+                           geoJSONDigests: geoJSONDigests, version: state.version, to: state.temporary)
             stopwatch.lap("wrote the export state")
         } catch {
             _ = try? mbtiles.wait()
@@ -117,11 +124,14 @@ enum BundleBuilder {
         }
         // All waited for before any error is thrown: no thread is left writing into the directory.
         let tilesDeltas = Result { try mbtiles.wait() }
-        let written = [tilesDeltas.map { _ in () }, Result { try geoJSON.wait() }, Result { try preview.wait() }]
+        let copiedGeoJSON = Result { try geoJSON.wait() }
+        let written = [tilesDeltas.map { _ in () }, copiedGeoJSON.map { _ in () }, Result { try preview.wait() }]
         for result in written { try result.get() }
         FreedMemory.release()
-        stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s), the timeline and the preview")
-        return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms,
+        let copied = try copiedGeoJSON.get()
+        stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s)"
+                      + (copied.isEmpty ? "" : " (\(copied.count) copied from the current version)") + ", the timeline and the preview")
+        return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, copiedGeoJSONZooms: copied,
                      warnings: warnings(thinning, recent: recent, options: options), deltaFailures: try tilesDeltas.get())
     }
 
@@ -187,14 +197,26 @@ enum BundleBuilder {
     }
 
     /// Writes `geojson/z{z}.geojson.gz` for each of `layers`.
-    private static func writeGeoJSON(_ layers: [ZoomLayer], table: EventTable, thinning: Thinning, into directory: URL) throws {
-        guard !layers.isEmpty else { return }
+    /// Writes the GeoJSON zooms of `layers`; those of `copying` are copied from the version
+    /// `previous` instead, where its file is the one its manifest lists. Returns the zooms copied.
+    private static func writeGeoJSON(_ layers: [ZoomLayer], table: EventTable, thinning: Thinning, into directory: URL,
+                                     copying: [Int], from previous: URL?) throws -> [Int] {
+        guard !layers.isEmpty else { return [] }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true)
+        func path(_ zoom: Int) -> String { "geojson/z\(zoom).geojson.gz" }
+        let sound = previous.map { BundleFiles.matchingManifest(copying.map(path), in: $0) } ?? []
+        var copied: [Int] = []
         for layer in layers {
-            let url = directory.appendingPathComponent("geojson/z\(layer.zoom).geojson.gz")
-            try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
+            let url = directory.appendingPathComponent(path(layer.zoom))
+            if let previous, sound.contains(path(layer.zoom)) {
+                try FileCopy.copy(previous.appendingPathComponent(path(layer.zoom)), to: url)
+                copied.append(layer.zoom)
+            } else {
+                try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
+            }
             SQLiteBuild.fsync(url)
         }
+        return copied
     }
 
     /// Where the export states are: the previous export's, and this one's until it is published.
@@ -208,9 +230,10 @@ enum BundleBuilder {
     /// Writes the export state: an entry per tile record and per oversize tile.
     private static func writeState(records: [TileRecord], offsets: [UInt64], oversize: [ExportState.Entry],
                                    optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64,
-                                   cuts: [Thinning.GuardAction], version: String, to url: URL) throws {
+                                   cuts: [Thinning.GuardAction], geoJSONDigests: [Int: UInt64], version: String, to url: URL) throws {
         try ExportState.write(optionsDigest: optionsDigest, metadataDigest: metadataDigest, heldEvents: heldEvents,
-                              maximaDigest: maximaDigest, cuts: cuts, version: version, count: records.count + oversize.count, entry: { i in
+                              maximaDigest: maximaDigest, cuts: cuts, geoJSONDigests: geoJSONDigests, version: version,
+                              count: records.count + oversize.count, entry: { i in
             guard i < records.count else { return oversize[i - records.count] }
             let record = records[i]
             return ExportState.Entry(key: record.key.packed, contentHash: record.contentHash, offset: offsets[i], length: record.length,

@@ -23,6 +23,8 @@ public struct ExportSummary: Sendable {
     public let encodedTiles: Int
     /// Tiles taken unchanged from the previous bundle.
     public let reusedTiles: Int
+    /// GeoJSON zooms copied from the previous bundle, their points unchanged (the rest were written).
+    public let copiedGeoJSONZooms: [Int]
     /// Bytes of all files of the bundle.
     public let bytes: Int
     /// Figures per zoom.

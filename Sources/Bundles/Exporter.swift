@@ -73,7 +73,8 @@ public enum Exporter {
 
         if let current, Manifest.bundleVersion(in: current) == bundleVersion {
             let summary = ExportSummary(changed: false, bundleVersion: bundleVersion, directory: current, events: table.count,
-                                        rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: 0, encodedTiles: 0, reusedTiles: 0, bytes: 0,
+                                        rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: 0, encodedTiles: 0, reusedTiles: 0,
+                                        copiedGeoJSONZooms: [], bytes: 0,
                                         zooms: [], warnings: [], removedVersions: [], seconds: Date().timeIntervalSince(started))
             logger.info("\(summary.line)")
             return summary
@@ -175,7 +176,8 @@ public enum Exporter {
         let bytes = files.reduce(0) { $0 + $1.bytes } + manifest.json.prettyText.utf8.count
         let summary = ExportSummary(changed: true, bundleVersion: bundleVersion, directory: final, events: table.count,
                                     rowsRead: read.rowsRead, highWaterMark: highWaterMark, tiles: built.baked.records.count,
-                                    encodedTiles: built.baked.encoded, reusedTiles: built.baked.reused, bytes: bytes,
+                                    encodedTiles: built.baked.encoded, reusedTiles: built.baked.reused,
+                                    copiedGeoJSONZooms: built.copiedGeoJSONZooms, bytes: bytes,
                                     zooms: built.zooms, warnings: warnings, removedVersions: removed,
                                     seconds: Date().timeIntervalSince(started))
         logger.info("\(summary.line)")

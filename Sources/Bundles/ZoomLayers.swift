@@ -100,6 +100,33 @@ enum GeoJSONZoomWriter {
         return out.bytes
     }
 
+    /// A digest of what `text` writes for `layer`: the events in order (each event's fingerprint
+    /// covers everything the file says of it) with their minzoom, and the clusters. Equal digests
+    /// (with equal options: see `ExportState`), equal files: an incremental export copies the
+    /// previous version's file instead of writing it again. Bump `format` when `text` changes.
+    static func digest(_ layer: ZoomLayer, table: EventTable, thinning: Thinning) -> UInt64 {
+        let format: UInt64 = 1
+        var hasher = SipHasher()
+        hasher.combine(format)
+        hasher.combine(UInt64(layer.zoom))
+        hasher.combine(UInt64(layer.events.count))
+        for e in layer.events {
+            hasher.combine(table.fingerprint[e])
+            hasher.combine(UInt64(thinning.minZoom[e]))
+        }
+        hasher.combine(UInt64(layer.clusters.count))
+        for c in layer.clusters {
+            hasher.combine(UInt64(c.cellX) << 32 | UInt64(c.cellY))
+            hasher.combine(UInt64(c.worldX) << 32 | UInt64(c.worldY))
+            hasher.combine(UInt64(c.count))
+            hasher.combine(c.maxMagnitude.bitPattern)
+            hasher.combine(UInt64(bitPattern: c.firstTime))
+            hasher.combine(UInt64(bitPattern: c.lastTime))
+            hasher.combine(UInt64(c.expandZoom))
+        }
+        return hasher.finalize()
+    }
+
     /// A cluster's mean position in degrees, rounded to 1e-6.
     static func position(_ cluster: ClusterFeature) -> (Double, Double) {
         ((WebMercator.longitude(worldX: cluster.worldX) * 1e6).rounded() / 1e6,

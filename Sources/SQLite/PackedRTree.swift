@@ -229,9 +229,13 @@ public enum PackedRTree {
 
     private static func write(cell c: Int, id: Int64, box: Box, into blob: inout [UInt8]) {
         let p = 4 + c * cellBytes
-        put(UInt64(bitPattern: id), bytes: 8, into: &blob, at: p)
-        for (k, f) in [box.minX, box.maxX, box.minY, box.maxY].enumerated() {
-            put(UInt64(f.bitPattern), bytes: 4, into: &blob, at: p + 8 + 4 * k)
+        precondition(p + cellBytes <= blob.count, "R-tree: cell \(c) does not fit its node")
+        blob.withUnsafeMutableBytes { node in
+            node.storeBytes(of: UInt64(bitPattern: id).bigEndian, toByteOffset: p, as: UInt64.self)
+            node.storeBytes(of: box.minX.bitPattern.bigEndian, toByteOffset: p + 8, as: UInt32.self)
+            node.storeBytes(of: box.maxX.bitPattern.bigEndian, toByteOffset: p + 12, as: UInt32.self)
+            node.storeBytes(of: box.minY.bitPattern.bigEndian, toByteOffset: p + 16, as: UInt32.self)
+            node.storeBytes(of: box.maxY.bitPattern.bigEndian, toByteOffset: p + 20, as: UInt32.self)
         }
     }
 

@@ -50,6 +50,31 @@ import TestSupport
         return changed.count + deleted.count
     }
 
+    /// A GeoJSON zoom whose points are as they were is copied from the current version, and only
+    /// when that file is the one its manifest lists: the bundle is still the one a full export makes.
+    @Test func unchangedGeoJSONZoomsAreCopiedWhenSound() throws {
+        let dir = TemporaryDirectory("geojson-copy")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let before = try ExportHelpers.export(store, to: dir.path("bundles"))
+        // The smallest quake's place is revised: only the zooms that show it change.
+        var smallest = try #require(try store.events().values.min { ($0.mag ?? -9, $0.id) < ($1.mag ?? -9, $1.id) })
+        smallest.updated += 60_000
+        smallest.place = (smallest.place ?? "") + " (revised)"
+        try store.upsert([smallest])
+        // The current version's z1 file damaged since it was published.
+        let damaged = before.directory.appendingPathComponent("geojson/z1.geojson.gz")
+        var bytes = try Data(contentsOf: damaged)
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: damaged)
+
+        let incremental = try ExportHelpers.export(store, to: dir.path("bundles"))
+        let full = try ExportHelpers.export(store, to: dir.path("full"))
+        #expect(try ExportHelpers.differences(incremental.directory, full.directory) == [])
+        #expect(incremental.copiedGeoJSONZooms.contains(0) && incremental.copiedGeoJSONZooms.contains(2), "\(incremental.copiedGeoJSONZooms)")
+        #expect(!incremental.copiedGeoJSONZooms.contains(1), "a damaged file is written again, not copied")
+        #expect(full.copiedGeoJSONZooms.isEmpty)
+    }
+
     @Test(arguments: [500_000, 12_000])
     func incrementalExportEqualsAFullExport(maxTileBytes: Int) throws {
         let dir = TemporaryDirectory("incremental")

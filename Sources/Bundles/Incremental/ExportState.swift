@@ -14,20 +14,24 @@ import QuakeTiles
 ///
 /// It also keeps the thinning's size-guard cuts, how many events the tiles were made of and
 /// a digest of the maxima the recent layer's quakes made the thinning draw, so that an export
-/// whose tiles' events and those maxima are all as before takes the thinning over (see `TileBaker`).
+/// whose tiles' events and those maxima are all as before takes the thinning over (see `TileBaker`),
+/// and the digest of each GeoJSON zoom it wrote (`GeoJSONZoomWriter.digest`), so that a zoom whose
+/// points are as before is copied from the version instead of written again.
 ///
-/// Binary, little-endian: magic `QBEXPST6`, options digest (u64), version digest (u64),
+/// Binary, little-endian: magic `QBEXPST7`, options digest (u64), version digest (u64),
 /// metadata digest (u64, `TilesetMetadata.digest`), events in the tiles (u64), maxima digest
-/// (u64, `maximaDigest`), entry count (u64), cut count (u64); then 56-byte entries sorted by
-/// tile: packed key, content hash, offset, length (u32), flags (u32, 1 = oversize), data hash
-/// (2 × u64), events and clusters in the tile (2 × u32); then 24-byte cuts in the thinning's
-/// order: packed key, events, kept, reason (u32 each: 0 features, 1 bytes), zero (u32).
+/// (u64, `maximaDigest`), entry count (u64), cut count (u64), GeoJSON zoom count (u64); then
+/// 56-byte entries sorted by tile: packed key, content hash, offset, length (u32), flags (u32,
+/// 1 = oversize), data hash (2 × u64), events and clusters in the tile (2 × u32); then 24-byte
+/// cuts in the thinning's order: packed key, events, kept, reason (u32 each: 0 features, 1
+/// bytes), zero (u32); then 16-byte GeoJSON zooms: zoom, digest (u64 each).
 struct ExportState: Sendable {
     static let fileName = "export-state.bin"
-    static let magic = Array("QBEXPST6".utf8)
+    static let magic = Array("QBEXPST7".utf8)
     private static let entrySize = 56
-    private static let headerSize = 64
+    private static let headerSize = 72
     private static let cutSize = 24
+    private static let geoJSONSize = 16
 
     /// The state file under the output directory `out`.
     static func url(out: URL) -> URL {
@@ -65,15 +69,19 @@ struct ExportState: Sendable {
     let entries: [Entry]
     /// The thinning's size-guard cuts, in its order.
     let cuts: [Thinning.GuardAction]
+    /// Per GeoJSON zoom of the version: `GeoJSONZoomWriter.digest` of its file.
+    let geoJSONDigests: [Int: UInt64]
 
     /// A state of `entries`, sorted by key, oversize flag and content hash.
-    init(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64, entries: [Entry], cuts: [Thinning.GuardAction]) {
+    init(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64, entries: [Entry], cuts: [Thinning.GuardAction],
+         geoJSONDigests: [Int: UInt64]) {
         self.optionsDigest = optionsDigest
         self.metadataDigest = metadataDigest
         self.heldEvents = heldEvents
         self.maximaDigest = maximaDigest
         self.entries = entries
         self.cuts = cuts
+        self.geoJSONDigests = geoJSONDigests
     }
 
     /// The tiles of the version's archives (the oversize entries are not tiles).
@@ -127,8 +135,8 @@ struct ExportState: Sendable {
     /// At 200,000 tiles the entries are some 12 MB and this runs at the export's memory peak:
     /// each is made as it is written, in the file's order (only their keys are held, to sort
     /// by), through a 64 KB buffer.
-    static func write(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64, cuts: [Thinning.GuardAction], version: String,
-                      count: Int, entry: (Int) -> Entry, to url: URL) throws {
+    static func write(optionsDigest: UInt64, metadataDigest: UInt64, heldEvents: Int, maximaDigest: UInt64, cuts: [Thinning.GuardAction],
+                      geoJSONDigests: [Int: UInt64], version: String, count: Int, entry: (Int) -> Entry, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         let order = RadixSort.order(by: (0..<count).map { entry($0).key }) { precedes(entry($0), entry($1)) }
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
@@ -145,6 +153,7 @@ struct ExportState: Sendable {
         put(maximaDigest)
         put(UInt64(count))
         put(UInt64(cuts.count))
+        put(UInt64(geoJSONDigests.count))
         for i in order {
             let e = entry(Int(i))
             put(e.key); put(e.contentHash); put(e.offset); put(e.length); put(UInt32(e.oversize ? 1 : 0))
@@ -156,6 +165,9 @@ struct ExportState: Sendable {
         }
         for cut in cuts {
             put(cut.tile.packed); put(UInt32(cut.events)); put(UInt32(cut.kept)); put(UInt32(cut.reason == .bytes ? 1 : 0)); put(UInt32(0))
+        }
+        for (zoom, digest) in geoJSONDigests.sorted(by: { $0.key < $1.key }) {
+            put(UInt64(zoom)); put(digest)
         }
         try file.write(contentsOf: out)
         try file.synchronize()
@@ -170,8 +182,9 @@ struct ExportState: Sendable {
             func u32(_ at: Int) -> UInt32 { UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)) }
             guard u64(16) == versionDigest(version) else { return nil }
             guard let held = Int(exactly: u64(32)), let count = Int(exactly: u64(48)), let cutCount = Int(exactly: u64(56)),
-                  count <= data.count / entrySize, cutCount <= data.count / cutSize,
-                  data.count == headerSize + count * entrySize + cutCount * cutSize else { return nil }
+                  let geoJSONCount = Int(exactly: u64(64)),
+                  count <= data.count / entrySize, cutCount <= data.count / cutSize, geoJSONCount <= data.count / geoJSONSize,
+                  data.count == headerSize + count * entrySize + cutCount * cutSize + geoJSONCount * geoJSONSize else { return nil }
             var entries: [Entry] = []
             entries.reserveCapacity(count)
             for i in 0..<count {
@@ -187,7 +200,14 @@ struct ExportState: Sendable {
                 return Thinning.GuardAction(tile: TileKey(packed: u64(p)), events: Int(u32(p + 8)), kept: Int(u32(p + 12)),
                                             reason: u32(p + 16) == 1 ? .bytes : .features)
             }
-            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), heldEvents: held, maximaDigest: u64(40), entries: entries, cuts: cuts)
+            var geoJSONDigests: [Int: UInt64] = [:]
+            for i in 0..<geoJSONCount {
+                let p = headerSize + count * entrySize + cutCount * cutSize + i * geoJSONSize
+                guard let zoom = Int(exactly: u64(p)), zoom <= 30 else { return nil }
+                geoJSONDigests[zoom] = u64(p + 8)
+            }
+            return ExportState(optionsDigest: u64(8), metadataDigest: u64(24), heldEvents: held, maximaDigest: u64(40), entries: entries, cuts: cuts,
+                               geoJSONDigests: geoJSONDigests)
         }
     }
 
