@@ -36,11 +36,13 @@ import TestSupport
         try store.upsert([stray])
         _ = try await QuakeBakeCLI.run(["export", "--workspace", directory.url.path, "--quiet", "--max-zoom", "4"]).checked()
         let page = directory.url.appendingPathComponent("bundles/current/preview.html").absoluteString + "#1/20/-120"
-        // Polled until it has a value: the first call moves the slider, a later one (once the page has
-        // drawn, in an animation frame) reads what it says.
+        // Polled until it has a value: the first call moves the slider, a later one reads what it says
+        // once the page has drawn. The page draws in the next animation frame; a frame callback asked
+        // for after the slider moved runs after that drawing (callbacks run in the order asked).
         func slid(to value: Int) -> String {
-            "(() => { const s = document.getElementById('slider'); if (s.value != \(value)) { s.value = \(value); s.dispatchEvent(new Event('input')); return ''; } "
-                + "return document.body.dataset.inView && document.getElementById('until').textContent; })()"
+            "(() => { const s = document.getElementById('slider'); if (s.value != \(value)) { s.value = \(value); s.dispatchEvent(new Event('input')); "
+                + "window.qbSlid = false; requestAnimationFrame(() => { window.qbSlid = true; }); return ''; } "
+                + "return window.qbSlid && document.body.dataset.inView && document.getElementById('until').textContent; })()"
         }
         let left = try await Self.visit(page, until: slid(to: 0)), middle = try await Self.visit(page, until: slid(to: 500))
         #expect(left.value?.hasPrefix("up to 2018-06-07") == true, "\(left)")
