@@ -198,13 +198,14 @@ private struct PieceReader {
             // Blanks after a sequence's last Feature are not another piece.
             if final && pieces > 0 && !layout.isCollection && buffer[..<cut].allSatisfy({ [0x20, 0x0A, 0x0D, 0x09, 0x1E].contains($0) }) { return }
             pieces += 1
-            var body = head
-            body += buffer[..<cut]
+            var body = Data(capacity: head.count + cut + 2)
+            body.append(contentsOf: head)
+            buffer.withUnsafeBufferPointer { body.append(UnsafeBufferPointer(rebasing: $0[..<cut])) }
             // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
-            if layout.isCollection && (!final || scan.arrayEnd != nil) { body += Array("]}".utf8) }
+            if layout.isCollection && (!final || scan.arrayEnd != nil) { body.append(contentsOf: Array("]}".utf8)) }
             var delivered = 0
             let origin = GeoJSONReader.Origin(feature: features, byte: base - head.count)
-            let piece = GeoJSONReader.read(body: Data(body), source: source, chunkSize: chunkSize, origin: origin,
+            let piece = GeoJSONReader.read(body: body, source: source, chunkSize: chunkSize, origin: origin,
                                            continuing: !layout.isCollection && pieces > 1) { events in
                 delivered += events.count
                 deliver(events)
@@ -269,34 +270,61 @@ private struct ValueScan {
     /// The end of the last whole value in `bytes` scanned from `start` (state kept between
     /// calls): for an array, the offset of the comma after it; else just after its last byte.
     mutating func lastEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { lastEnd(in: $0, from: start) }
+    }
+
+    /// Every byte of a file goes through here once: outside strings byte by byte, inside them
+    /// from quote to quote (`memchr`), a quote escaped when an odd run of backslashes precedes it.
+    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
         var last: Int?
         var i = start
-        while i < bytes.count && arrayEnd == nil {
-            let b = bytes[i]
+        while i < count && arrayEnd == nil {
             if inString {
-                if escaped { escaped = false } else if b == 0x5C { escaped = true } else if b == 0x22 { inString = false }
-            } else {
-                switch b {
-                case 0x22: inString = true
-                case 0x7B, 0x5B: depth += 1
-                case 0x7D, 0x5D:
-                    if depth == 0 && inArray {
-                        arrayEnd = i
-                    } else if depth > 0 {
-                        depth -= 1
-                    }
-                    // A stray closer between a sequence's records is part of a broken record (the
-                    // reader rejects it), not a fall below zero that would make the rest one record.
-                case 0x2C where depth == 0 && inArray: last = i
-                // A sequence's records end with a line (or a record separator) outside any value: the
-                // reader goes on at the next line after a broken one, so pieces end where lines do.
-                case 0x0A where depth == 0 && !inArray, 0x1E where depth == 0 && !inArray: last = i + 1
-                default: break
+                if escaped {
+                    escaped = false
+                    i += 1
+                    continue
                 }
+                guard let quote = memchr(base + i, 0x22, count - i) else {
+                    // The string goes on past these bytes: an odd run of backslashes at their end escapes what follows.
+                    escaped = Self.backslashes(before: count, from: i, in: base) % 2 == 1
+                    i = count
+                    break
+                }
+                let q = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+                if Self.backslashes(before: q, from: i, in: base) % 2 == 0 { inString = false }
+                i = q + 1
+                continue
+            }
+            switch base[i] {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                if depth == 0 && inArray {
+                    arrayEnd = i
+                } else if depth > 0 {
+                    depth -= 1
+                }
+                // A stray closer between a sequence's records is part of a broken record (the
+                // reader rejects it), not a fall below zero that would make the rest one record.
+            case 0x2C where depth == 0 && inArray: last = i
+            // A sequence's records end with a line (or a record separator) outside any value: the
+            // reader goes on at the next line after a broken one, so pieces end where lines do.
+            case 0x0A where depth == 0 && !inArray, 0x1E where depth == 0 && !inArray: last = i + 1
+            default: break
             }
             i += 1
         }
         return last
+    }
+
+    /// How many backslashes come right before offset `end`, counting no further back than `start`.
+    private static func backslashes(before end: Int, from start: Int, in base: UnsafePointer<UInt8>) -> Int {
+        var n = 0
+        while end - n - 1 >= start && base[end - n - 1] == 0x5C { n += 1 }
+        return n
     }
 }
 

@@ -42,6 +42,8 @@ import TestSupport
             ("truncated.geojson", String(sample.prefix(sample.count * 2 / 3))),
             ("broken-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\"::", options: [], range: sample.range(of: "\"mag\":"))),
             ("bom.geojson", "\u{FEFF}" + sample),
+            // Quotes, backslashes and brackets inside strings, cut at every place by the small pieces.
+            ("escapes.geojson", sample.replacingOccurrences(of: #""place":""#, with: #""place":"q\" ]},[{ \\\" \\\\ "#)),
             ("features-first.geojson", "{" + sample[features.lowerBound...].dropLast(1) + ",\"type\":\"FeatureCollection\"}"),
             ("bom.csv", "\u{FEFF}" + csv),
             ("truncated.csv", String(csv.prefix(csv.count / 2))),
