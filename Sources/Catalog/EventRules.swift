@@ -14,12 +14,7 @@ enum EventRules {
             if event.time == nil { return "missing origin time" }
             if event.longitude == nil || event.latitude == nil { return "missing coordinates" }
         }
-        for (name, value) in [("longitude", event.longitude), ("latitude", event.latitude), ("depth", event.depthKm),
-                              ("mag", event.mag), ("cdi", event.cdi), ("mmi", event.mmi), ("dmin", event.dmin),
-                              ("rms", event.rms), ("gap", event.gap), ("horizontalError", event.horizontalError),
-                              ("depthError", event.depthError), ("magError", event.magError)] {
-            if let value, !value.isFinite { return "\(name) is \(value) (not a finite number)" }
-        }
+        if let problem = notFinite(event) { return problem }
         if let problem = PlausibleRanges.problem(with: event) { return problem }
         if let latitude = event.latitude, !(-90...90).contains(latitude) {
             return "latitude \(latitude) is outside -90…90"
@@ -28,14 +23,37 @@ enum EventRules {
             guard (-360...360).contains(longitude) else { return "longitude \(longitude) is outside -360…360" }
             event.longitude = normalizedLongitude(longitude)
         }
-        for (name, value) in [("id", event.id), ("place", event.place), ("title", event.title), ("url", event.url),
-                              ("detail", event.detail), ("net", event.net), ("code", event.code), ("type", event.eventType),
-                              ("magType", event.magType), ("status", event.status), ("alert", event.alert)] {
-            if let value, value.utf8.count > maximumFieldLength {
-                return "\(name) is \(value.utf8.count) bytes long (limit \(maximumFieldLength))"
-            }
-        }
+        if let problem = tooLong(event) { return problem }
         return nil
+    }
+
+    /// The first number field that is not finite, in words. (Field by field, without a list per
+    /// event: every event of a file comes through here.)
+    private static func notFinite(_ event: QuakeEvent) -> String? {
+        func check(_ name: String, _ value: Double?) -> String? {
+            guard let value, !value.isFinite else { return nil }
+            return "\(name) is \(value) (not a finite number)"
+        }
+        if let problem = check("longitude", event.longitude) ?? check("latitude", event.latitude) ?? check("depth", event.depthKm)
+            ?? check("mag", event.mag) ?? check("cdi", event.cdi) ?? check("mmi", event.mmi) {
+            return problem
+        }
+        return check("dmin", event.dmin) ?? check("rms", event.rms) ?? check("gap", event.gap)
+            ?? check("horizontalError", event.horizontalError) ?? check("depthError", event.depthError) ?? check("magError", event.magError)
+    }
+
+    /// The first text field longer than `maximumFieldLength`, in words.
+    private static func tooLong(_ event: QuakeEvent) -> String? {
+        func check(_ name: String, _ value: String?) -> String? {
+            guard let value, value.utf8.count > maximumFieldLength else { return nil }
+            return "\(name) is \(value.utf8.count) bytes long (limit \(maximumFieldLength))"
+        }
+        if let problem = check("id", event.id) ?? check("place", event.place) ?? check("title", event.title) ?? check("url", event.url)
+            ?? check("detail", event.detail) ?? check("net", event.net) {
+            return problem
+        }
+        return check("code", event.code) ?? check("type", event.eventType) ?? check("magType", event.magType)
+            ?? check("status", event.status) ?? check("alert", event.alert)
     }
 
     /// Wraps a longitude in [-360, 360] into [-180, 180]; ±180 are kept as written.

@@ -29,30 +29,34 @@ public enum PlausibleRanges {
     /// Latest plausible `time` or `updated` for a read made now.
     public static var latestTime: Int64 { ReferenceClock.nowMilliseconds + futureAllowance }
 
-    /// Why `event`'s values are not physical, or `nil` when they all are.
+    /// Why `event`'s values are not physical, or `nil` when they all are. (Checked field by
+    /// field, in this order, without a list per event: every event of a file comes through here.)
     static func problem(with event: QuakeEvent) -> String? {
         let latest = latestTime
-        for (name, value) in [("time", event.time), ("updated", Optional(event.updated))] {
-            guard let value else { continue }
+        func time(_ name: String, _ value: Int64?) -> String? {
+            guard let value else { return nil }
             if value < earliestTime { return "\(name) \(describe(value)) is before 1500" }
             if value > latest { return "\(name) \(describe(value)) is more than a day in the future" }
+            return nil
         }
-        var checks: [(String, Double?, ClosedRange<Double>)] = [
-            ("mag", event.mag, magnitude), ("depth", event.depthKm, depthKm),
-            ("cdi", event.cdi, intensity), ("mmi", event.mmi, intensity), ("gap", event.gap, gap),
-        ]
-        for (name, value) in [("dmin", event.dmin), ("rms", event.rms), ("horizontalError", event.horizontalError),
-                              ("depthError", event.depthError), ("magError", event.magError)] {
-            checks.append((name, value, nonNegative))
+        func within(_ name: String, _ value: Double?, _ range: ClosedRange<Double>) -> String? {
+            guard let value, !range.contains(value) else { return nil }
+            return "\(name) \(value) is outside the plausible range \(range.lowerBound)…\(range.upperBound)"
         }
-        for (name, value) in [("felt", event.felt), ("nst", event.nst), ("sig", event.sig), ("tsunami", event.tsunami),
-                              ("magNst", event.magNst)] {
-            checks.append((name, value.map(Double.init), nonNegative))
+        func count(_ name: String, _ value: Int?) -> String? { within(name, value.map(Double.init), nonNegative) }
+        if let problem = time("time", event.time) ?? time("updated", event.updated) { return problem }
+        if let problem = within("mag", event.mag, magnitude) ?? within("depth", event.depthKm, depthKm)
+            ?? within("cdi", event.cdi, intensity) ?? within("mmi", event.mmi, intensity) ?? within("gap", event.gap, gap) {
+            return problem
         }
-        for (name, value, range) in checks {
-            if let value, !range.contains(value) {
-                return "\(name) \(value) is outside the plausible range \(range.lowerBound)…\(range.upperBound)"
-            }
+        if let problem = within("dmin", event.dmin, nonNegative) ?? within("rms", event.rms, nonNegative)
+            ?? within("horizontalError", event.horizontalError, nonNegative) ?? within("depthError", event.depthError, nonNegative)
+            ?? within("magError", event.magError, nonNegative) {
+            return problem
+        }
+        if let problem = count("felt", event.felt) ?? count("nst", event.nst) ?? count("sig", event.sig)
+            ?? count("tsunami", event.tsunami) ?? count("magNst", event.magNst) {
+            return problem
         }
         if let tz = event.tz, !timeZoneMinutes.contains(tz) {
             return "tz \(tz) is outside \(timeZoneMinutes.lowerBound)…\(timeZoneMinutes.upperBound) minutes"
