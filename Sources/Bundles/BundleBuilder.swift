@@ -196,8 +196,7 @@ enum BundleBuilder {
         }
     }
 
-    /// Writes `geojson/z{z}.geojson.gz` for each of `layers`.
-    /// Writes the GeoJSON zooms of `layers`; those of `copying` are copied from the version
+    /// Writes `geojson/z{z}.geojson.gz` for each of `layers`; those of `copying` are copied from the version
     /// `previous` instead, where its file is the one its manifest lists. Returns the zooms copied.
     private static func writeGeoJSON(_ layers: [ZoomLayer], table: EventTable, thinning: Thinning, into directory: URL,
                                      copying: [Int], from previous: URL?) throws -> [Int] {

@@ -118,7 +118,7 @@ enum PreviewWriter {
     /// `json` with every `</` written `<\/`, which JSON reads as the same text: inside the page's
     /// `<script>` element, `</` would end it early. (A pass over the bytes: Foundation's
     /// `replacingOccurrences` over the megabytes of a preview took 3% of an incremental export.)
-    static func scriptSafe(_ json: [UInt8]) -> [UInt8] {
+    private static func scriptSafe(_ json: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(json.count + 64)
         json.withUnsafeBufferPointer { json in
