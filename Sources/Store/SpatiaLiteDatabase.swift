@@ -41,7 +41,9 @@ final class SpatiaLiteDatabase {
             case .write:
                 try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL")
             case .bulk:
-                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
+                // `threads`: SQLite's sorter may sort a CREATE INDEX on a second core (the index on
+                // magnitude of 440,633 events: 0.92 -> 0.64 s); the index is the same.
+                try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE; PRAGMA threads = 2")
             }
         }
         do {
