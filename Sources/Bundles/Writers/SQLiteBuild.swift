@@ -7,8 +7,13 @@ import QuakeCommon
 /// version directory until it is complete, so a crash leaves only debris), rows
 /// inserted in a fixed order, no timestamps anywhere.
 enum SQLiteBuild {
-    /// Page size of every bundle database.
-    static let pageSize = 4096
+    /// Page size of every bundle database. 16 KB rather than SQLite's 4 KB: a quarter of the
+    /// pages for SQLite to allocate, balance and write, so the app database of an incremental
+    /// export is made in two thirds of the time (440k events: R-tree 0.65 -> 0.42 s, rows and
+    /// indexes 1.08 -> 0.64 s of CPU; 8 and 32 KB measured slower than 16, 64 KB slower still),
+    /// and the files are a little smaller. Phones read any page size; an R-tree node stays
+    /// 51 cells (SQLite's limit), whatever the page.
+    static let pageSize = 16384
 
     /// Creates a new database file at `url` (replacing any) ready for bulk loading.
     static func create(_ url: URL, label: String) throws -> DatabaseQueue {
