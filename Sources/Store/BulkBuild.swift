@@ -41,12 +41,18 @@ struct BulkBuild {
         try createIndexes(on: "events", db, logger)
         try Indexer.measure("waited for the sorting thread", logger) { try sorting.wait() }
         try Indexer.measure("event_ids written", logger) {
-            let insert = try RawStatement(db, "INSERT INTO event_ids (id, preferred) VALUES (?, ?)")
-            defer { insert.clearBindings() }
-            try directory.forEachMapping { id, preferred in
-                insert.bind(1, borrowedText: id)
-                insert.bind(2, borrowedText: preferred)
+            // 256 rows per statement: one statement per row takes about twice as long.
+            var statements: [Int: RawStatement] = [:]
+            try directory.forEachMapping(batch: 256) { pairs in
+                let insert = try statements[pairs.count] ?? RawStatement(db, "INSERT INTO event_ids (id, preferred) VALUES "
+                                                                         + Array(repeating: "(?, ?)", count: pairs.count).joined(separator: ", "))
+                statements[pairs.count] = insert
+                for (i, pair) in pairs.enumerated() {
+                    insert.bind(Int32(2 * i + 1), borrowedText: pair.id)
+                    insert.bind(Int32(2 * i + 2), borrowedText: pair.preferred)
+                }
                 try insert.run()
+                insert.clearBindings()
             }
         }
         directory.removeAll()

@@ -84,13 +84,20 @@ final class MemoryIDDirectory: IDDirectory {
     }
 
     /// Every id and its preferred id, in byte order of the id (SQLite's BINARY collation),
-    /// once `sortMapping()` has run, so that `event_ids` can be written once, front to back.
-    func forEachMapping(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
-        try forest.forEachMapping(body)
+    /// once `sortMapping()` has run, `batch` at a time, so that `event_ids` can be written once,
+    /// front to back (see `IDForest.forEachMapping`).
+    func forEachMapping(batch: Int, _ body: ([IDMapping]) throws -> Void) rethrows {
+        try forest.forEachMapping(batch: batch, body)
     }
 
     /// Frees the memory.
     func removeAll() {
         forest = IDForest(expectedIDs: 0)
     }
+}
+
+/// An id and its preferred id, as bytes lent for the duration of one call.
+struct IDMapping {
+    let id: UnsafeBufferPointer<UInt8>
+    let preferred: UnsafeBufferPointer<UInt8>
 }

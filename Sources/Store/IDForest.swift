@@ -93,15 +93,24 @@ struct IDForest {
     }
 
     /// Calls `body` with every id that points at a group and the group's preferred id, in the
-    /// order `sortMapping()` made, so that `event_ids` can be written once, front to back.
-    /// The bytes are valid only during each call.
-    func forEachMapping(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+    /// order `sortMapping()` made, `batch` pairs at a time (the last call may have fewer), so
+    /// that `event_ids` can be written once, front to back, many rows per statement. The bytes
+    /// are valid only during each call.
+    func forEachMapping(batch: Int, _ body: ([IDMapping]) throws -> Void) rethrows {
         try arena.withUnsafeBufferPointer { all in
-            for (id, preferred) in zip(sortedIDs, sortedPreferred) {
-                let preferred = Int(preferred)
-                try body(UnsafeBufferPointer(rebasing: all[Int(offsets[Int(id)]) ..< Int(offsets[Int(id) + 1])]),
-                         UnsafeBufferPointer(rebasing: all[Int(offsets[preferred]) ..< Int(offsets[preferred + 1])]))
+            func text(_ number: Int) -> UnsafeBufferPointer<UInt8> {
+                UnsafeBufferPointer(rebasing: all[Int(offsets[number]) ..< Int(offsets[number + 1])])
             }
+            var pairs: [IDMapping] = []
+            pairs.reserveCapacity(batch)
+            for (id, preferred) in zip(sortedIDs, sortedPreferred) {
+                pairs.append(IDMapping(id: text(Int(id)), preferred: text(Int(preferred))))
+                if pairs.count == batch {
+                    try body(pairs)
+                    pairs.removeAll(keepingCapacity: true)
+                }
+            }
+            if !pairs.isEmpty { try body(pairs) }
         }
     }
 

@@ -46,9 +46,14 @@ import Testing
         #expect(directory.preferred(of: "cafe") == nil)
         directory.sortMapping()
         var listed: [(String, String)] = []
-        directory.forEachMapping { id, preferred in
-            listed.append((String(decoding: id, as: UTF8.self), String(decoding: preferred, as: UTF8.self)))
+        var batches: [Int] = []
+        directory.forEachMapping(batch: 4) { pairs in
+            batches.append(pairs.count)
+            for pair in pairs {
+                listed.append((String(decoding: pair.id, as: UTF8.self), String(decoding: pair.preferred, as: UTF8.self)))
+            }
         }
+        #expect(batches == [4, 4, 2])
         let expected = ids.filter { !$0.isEmpty }.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         #expect(listed.map { Array($0.0.utf8) } == expected.map { Array($0.utf8) })
         #expect(listed.allSatisfy { $0.1 == ($0.0 == "a" ? "a" : "b") })
