@@ -54,16 +54,9 @@ public enum Indexer {
         let scratch = directory.appendingPathComponent(".\(store.lastPathComponent).\(getpid())\(AtomicFile.temporarySuffix)")
         var summary: IndexSummary
         do {
-            // A 4 MB page cache: rows are appended, so a bigger one buys nothing (one 440k file:
-            // the same time as with 8 MB) and costs memory (3M events from one CSV: peak RSS
-            // 306 -> 288 MB with 16 KB pages).
-            let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 4)
+            let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 8)
             do {
                 summary = try database.queue.inDatabase { db in
-                    // 16 KB pages, set before the first table: a quarter of the pages to build
-                    // (one 440k file: CPU 15.0 -> 13.3 s); an update in place of 1,000 events
-                    // costs the same. (A store made before keeps its 4 KB pages.)
-                    try db.execute(sql: "PRAGMA page_size = 16384")
                     try StoreSchema.migrate(db, path: store.path)
                     let bulk = try BulkBuild(db)
                     let expected = expectedEvents(sources)
