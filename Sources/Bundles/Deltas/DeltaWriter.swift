@@ -186,7 +186,7 @@ enum DeltaWriter {
     /// `candidates` (the tiles encoded anew, and the delta of the version they were reused from),
     /// only those tiles of the new file are compared (the others are the base's own).
     private static func tiles(new: URL, base: Base, candidates: ([TileKey], URL?)?, to url: URL) throws {
-        let queue = try SQLiteBuild.create(url, label: "delta-tiles")
+        let queue = try SQLiteBuild.create(url, label: "delta-tiles", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
             try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent("quakes.mbtiles").path])
@@ -248,7 +248,7 @@ enum DeltaWriter {
     /// version it patched), only those rows are compared (all the others are the same in both
     /// files); without, every row.
     private static func rows(new: URL, base: Base, candidates: (TouchedRows, URL?)?, to url: URL) throws {
-        let queue = try SQLiteBuild.create(url, label: "delta-rows")
+        let queue = try SQLiteBuild.create(url, label: "delta-rows", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
             try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent("quakes.sqlite").path])

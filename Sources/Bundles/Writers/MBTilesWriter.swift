@@ -10,7 +10,7 @@ import QuakeTiles
 enum MBTilesWriter {
     /// Writes the file; `metadata` rows go in the order given.
     static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], to url: URL) throws {
-        let queue = try SQLiteBuild.create(url, label: "export.mbtiles")
+        let queue = try SQLiteBuild.create(url, label: "export.mbtiles", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA application_id = 0x4d504258")
             try db.inTransaction {
