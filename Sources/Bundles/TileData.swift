@@ -82,6 +82,28 @@ final class TileData: @unchecked Sendable {
         return offset
     }
 
+    /// Appends the gzip bytes of `records`, in order, to the file open on `output` (at its
+    /// position). Tiles that follow one another in the same file (those taken over from the
+    /// previous bundle mostly do) go across as one range, copied by the kernel.
+    func copy<S: Sequence>(_ records: S, to output: Int32) throws where S.Element == TileRecord {
+        var run: (origin: TileRecord.Origin, offset: UInt64, length: Int)?
+        func flush() throws {
+            guard let range = run else { return }
+            let input = range.origin == .fresh ? freshDescriptor : previousDescriptor!
+            try FileCopy.append(range.length, from: input, at: range.offset, to: output,
+                                what: "\(range.length) bytes of tiles at \(range.offset) of the \(range.origin == .fresh ? "fresh tiles" : "previous bundle")")
+        }
+        for record in records {
+            if let range = run, range.origin == record.origin, range.offset + UInt64(range.length) == record.offset {
+                run?.length += Int(record.length)
+            } else {
+                try flush()
+                run = (record.origin, record.offset, Int(record.length))
+            }
+        }
+        try flush()
+    }
+
     /// The gzip bytes of `record`.
     func bytes(of record: TileRecord) throws -> [UInt8] {
         let fd = record.origin == .fresh ? freshDescriptor : previousDescriptor!

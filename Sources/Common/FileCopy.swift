@@ -22,4 +22,18 @@ public enum FileCopy {
             }
         }
     }
+
+    /// Appends `count` bytes of the file open on `input`, from `offset`, to the file open on
+    /// `output` at its current position; `what` names them in an error.
+    public static func append(_ count: Int, from input: Int32, at offset: UInt64, to output: Int32, what: @autoclosure () -> String) throws {
+        var position = off_t(offset), left = count
+        while left > 0 {
+            let copied = sendfile(output, input, &position, left)
+            if copied < 0 && errno == EINTR { continue }
+            guard copied > 0 else {
+                throw QuakeBakeError("cannot copy \(what()): \(copied == 0 ? "the file ends early" : String(cString: strerror(errno)))")
+            }
+            left -= copied
+        }
+    }
 }

@@ -114,16 +114,8 @@ enum PMTilesWriter {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        try handle.write(contentsOf: head + root + metadataBytes + leaves)
-        var chunk = placeholder
-        for index in unique {
-            chunk += try data.bytes(of: records[index])
-            if chunk.count >= 1 << 20 {
-                try handle.write(contentsOf: chunk)
-                chunk.removeAll(keepingCapacity: true)
-            }
-        }
-        try handle.write(contentsOf: chunk)
+        try handle.write(contentsOf: head + root + metadataBytes + leaves + placeholder)
+        try data.copy(unique.lazy.map { records[$0] }, to: handle.fileDescriptor)
         try handle.synchronize()
         return relative.map { $0 + tileDataOffset }
     }
