@@ -41,18 +41,19 @@ struct BulkBuild {
         try createIndexes(on: "events", db, logger)
         try Indexer.measure("waited for the sorting thread", logger) { try sorting.wait() }
         try Indexer.measure("event_ids written", logger) {
-            // 256 rows per statement: one statement per row takes about twice as long.
+            // 256 rows per statement (one statement per row took three to four times as long:
+            // 0.75-0.99 s against 0.23-0.25 s at 440k); a shorter one for the last rows.
             var statements: [Int: RawStatement] = [:]
             try directory.forEachMapping(batch: 256) { pairs in
                 let insert = try statements[pairs.count] ?? RawStatement(db, "INSERT INTO event_ids (id, preferred) VALUES "
                                                                          + Array(repeating: "(?, ?)", count: pairs.count).joined(separator: ", "))
                 statements[pairs.count] = insert
+                defer { insert.clearBindings() }  // the bytes are lent for this call only
                 for (i, pair) in pairs.enumerated() {
                     insert.bind(Int32(2 * i + 1), borrowedText: pair.id)
                     insert.bind(Int32(2 * i + 2), borrowedText: pair.preferred)
                 }
                 try insert.run()
-                insert.clearBindings()
             }
         }
         directory.removeAll()
