@@ -13,22 +13,17 @@ public enum FileCopy {
         let output = open(destination.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw QuakeBakeError("cannot create \(destination.path): \(String(cString: strerror(errno)))") }
         defer { close(output) }
-        while true {
-            let copied = sendfile(output, input, nil, 1 << 30)
-            if copied == 0 { return }
-            if copied < 0 {
-                if errno == EINTR { continue }
-                throw QuakeBakeError("cannot copy \(source.path) to \(destination.path): \(String(cString: strerror(errno)))")
-            }
-        }
+        var status = stat()
+        guard fstat(input, &status) == 0 else { throw QuakeBakeError("cannot read \(source.path): \(String(cString: strerror(errno)))") }
+        try append(Int(status.st_size), from: input, at: 0, to: output, what: "\(source.path) to \(destination.path)")
     }
 
     /// Appends `count` bytes of the file open on `input`, from `offset`, to the file open on
-    /// `output` at its current position; `what` names them in an error.
+    /// `output` at its current position, up to a gigabyte per call; `what` names them in an error.
     public static func append(_ count: Int, from input: Int32, at offset: UInt64, to output: Int32, what: @autoclosure () -> String) throws {
         var position = off_t(offset), left = count
         while left > 0 {
-            let copied = sendfile(output, input, &position, left)
+            let copied = sendfile(output, input, &position, min(left, 1 << 30))
             if copied < 0 && errno == EINTR { continue }
             guard copied > 0 else {
                 throw QuakeBakeError("cannot copy \(what()): \(copied == 0 ? "the file ends early" : String(cString: strerror(errno)))")

@@ -79,9 +79,8 @@ public enum PackedRTree {
         private var pending: [(rowid: Int64, node: Int64)] = []
 
         init(_ db: Database, table: String) throws {
-            many = try RawStatement(db, "INSERT INTO \(table) (rowid, nodeno) VALUES "
-                                    + Array(repeating: "(?, ?)", count: Self.batch).joined(separator: ", "))
-            one = try RawStatement(db, "INSERT INTO \(table) (rowid, nodeno) VALUES (?, ?)")
+            many = try RawStatement.insert(db, into: table, columns: ["rowid", "nodeno"], rows: Self.batch)
+            one = try RawStatement.insert(db, into: table, columns: ["rowid", "nodeno"], rows: 1)
             pending.reserveCapacity(Self.batch)
         }
 

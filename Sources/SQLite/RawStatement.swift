@@ -125,6 +125,15 @@ extension RawStatement {
         }
         statement.clearBindings()
     }
+
+    /// Prepares `INSERT INTO table (columns) VALUES (?, …), (?, …), …` with `rows` rows: the bulk
+    /// loops insert a few hundred rows per statement, a third to a half of the time of one
+    /// statement per row. Row r's column c is parameter `r * columns.count + c + 1`.
+    public static func insert(_ db: Database, into table: String, columns: [String], rows: Int) throws -> RawStatement {
+        let row = "(" + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        return try RawStatement(db, "INSERT INTO \(table) (\(columns.joined(separator: ", "))) VALUES "
+                                + Array(repeating: row, count: rows).joined(separator: ", "))
+    }
 }
 
 /// `SQLITE_TRANSIENT`: SQLite copies the bound value (a C macro Swift cannot import).
