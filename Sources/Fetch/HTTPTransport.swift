@@ -50,6 +50,7 @@ enum TransferFailure: Error, CustomStringConvertible {
 final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private let lock = NSLock()
     private var session: URLSession!
+    private let delegateQueue = BoundedOperationQueue(capacity: 64)
     private var transfers: [Int: Transfer] = [:]
     private let connectTimeout: TimeInterval
     private let readTimeout: TimeInterval
@@ -76,8 +77,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         configuration.timeoutIntervalForRequest = readTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.httpAdditionalHeaders = ["User-Agent": "quake-bake (+https://github.com/quake-bake)"]
-        let queue = BoundedOperationQueue(capacity: 64)
-        session = URLSession(configuration: configuration, delegate: self, delegateQueue: queue)
+        session = URLSession(configuration: configuration, delegate: self, delegateQueue: delegateQueue)
     }
 
     /// URLSession's codes for a failed TLS handshake or certificate check.
@@ -98,7 +98,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     /// Ends the session; in-flight requests fail.
     func close() {
-        session.invalidateAndCancel()
+        delegateQueue.lifting { session.invalidateAndCancel() }
     }
 
     /// GETs `url`, asking for gzip.
@@ -123,7 +123,7 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 }
             }
         } onCancel: {
-            task.cancel()
+            cancel(task)
         }
     }
 
@@ -134,7 +134,13 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             transfer.failure = failure
             return true
         }
-        if expired { task.cancel() }
+        if expired { cancel(task) }
+    }
+
+    /// Cancels `task` without waiting on a reader that waits for room in the delegate queue
+    /// (see `BoundedOperationQueue`).
+    private func cancel(_ task: URLSessionTask) {
+        delegateQueue.lifting { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -155,9 +161,9 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
             transfer.body.append(data)
             return false
         }
-        // Not from this callback: cancel waits for URLSession's reading thread, which may be
-        // waiting for room in the delegate queue (see `BoundedOperationQueue`).
-        if overLimit { DispatchQueue.global().async { dataTask.cancel() } }
+        // Not from this callback: cancel waits for URLSession's reading thread, and the delegate
+        // queue runs one callback at a time.
+        if overLimit { DispatchQueue.global().async { [self] in cancel(dataTask) } }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {

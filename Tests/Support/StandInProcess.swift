@@ -24,6 +24,10 @@ public final class StandInProcess: @unchecked Sendable {
     /// Where the process's stderr (one line per request) goes; removed when this value goes away.
     public let logFile: URL
     private let process: Process
+    /// Signalled when Foundation sees the process end.
+    private let exited = DispatchSemaphore(value: 0)
+    private let stopping = NSLock()
+    private var stopped = false
     private let standardInput: Pipe
     private let session: URLSession
 
@@ -77,15 +81,15 @@ public final class StandInProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardInput = standardInput
         process.standardError = try FileHandle(forWritingTo: logFile)
+        process.terminationHandler = { [exited] _ in exited.signal() }
         try process.run()
 
         let line = Self.firstLine(of: output.fileHandleForReading, process: process, timeout: 120)
         let prefix = "usgs-stand-in listening on "
         guard let line, line.hasPrefix(prefix), let url = URL(string: String(line.dropFirst(prefix.count))) else {
-            process.terminate()
-            process.waitUntilExit()
+            Self.end(process, exited: exited)
             let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            throw Failure(description: "usgs-stand-in did not start (printed \(line.map { "\"\($0)\"" } ?? "nothing"), exit status \(process.terminationStatus)):\n\(log)")
+            throw Failure(description: "usgs-stand-in did not start (printed \(line.map { "\"\($0)\"" } ?? "nothing"), \(process.isRunning ? "still running" : "exit status \(process.terminationStatus)")):\n\(log)")
         }
         baseURL = url
         adminURL = URL(string: "/admin/", relativeTo: url)!.absoluteURL
@@ -99,11 +103,27 @@ public final class StandInProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: logFile)
     }
 
-    /// Stops the process (SIGTERM) and waits for it.
+    /// Stops the process (SIGTERM) and waits for it: at most 30 s, then SIGKILL and the
+    /// process reaped here. (Foundation's `waitUntilExit` once spun for 20 minutes on a stand-in
+    /// that had exited but that Foundation never reaped, hanging the whole test run.)
     public func stop() {
+        let first = stopping.withLock { () -> Bool in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { Self.end(process, exited: exited) }
+    }
+
+    /// SIGTERM, then a wait for `exited` of at most 30 s, then SIGKILL and a reap.
+    private static func end(_ process: Process, exited: DispatchSemaphore) {
         guard process.isRunning else { return }
         process.terminate()
-        process.waitUntilExit()
+        if exited.wait(timeout: .now() + 30) == .timedOut {
+            let pid = process.processIdentifier
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(pid, &status, 0)
+        }
     }
 
     /// A test failure with what went wrong.

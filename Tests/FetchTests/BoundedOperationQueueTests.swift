@@ -1,0 +1,48 @@
+import Foundation
+@testable import QuakeFetch
+import Testing
+
+/// The delegate queue's backpressure and the way past it: a reader waits while the queue is
+/// full, and a cancel (run through `lifting`) lets it through instead of waiting for it forever.
+/// (The hang this guards against: a deadline watchdog's `task.cancel()` waited on URLSession's
+/// reading thread, which waited for room in a queue that did not drain.)
+@Suite struct BoundedOperationQueueTests {
+    /// A queue of capacity 2 whose first callback holds the queue until `release` is signalled.
+    private func fullQueue(release: DispatchSemaphore) -> BoundedOperationQueue {
+        let queue = BoundedOperationQueue(capacity: 2)
+        queue.addOperation { release.wait() }
+        queue.addOperation {}
+        return queue
+    }
+
+    @Test func aReaderWaitsWhileTheQueueIsFull() {
+        let release = DispatchSemaphore(value: 0)
+        let queue = fullQueue(release: release)
+        let added = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            queue.addOperation {}
+            added.signal()
+        }
+        // Room comes only when the first callback ends; before that the reader is still waiting.
+        #expect(added.wait(timeout: .now() + 0.2) == .timedOut)
+        release.signal()
+        #expect(added.wait(timeout: .now() + 30) == .success)
+        queue.waitUntilAllOperationsAreFinished()
+    }
+
+    @Test func liftingLetsAWaitingReaderThrough() {
+        let release = DispatchSemaphore(value: 0)
+        let queue = fullQueue(release: release)
+        let added = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            queue.addOperation {}
+            added.signal()
+        }
+        // What a cancel does: wait for the reading thread. Without the lift it never comes,
+        // since the queue does not drain until `release`.
+        let through = queue.lifting { added.wait(timeout: .now() + 30) }
+        #expect(through == .success)
+        release.signal()
+        queue.waitUntilAllOperationsAreFinished()
+    }
+}
