@@ -18,6 +18,7 @@
 // Every index and export runs in a child process (`bench-export child-index|child-export`),
 // so the peak RSS and the CPU time are the export's own.
 import ArgumentParser
+import BenchSupport
 import QuakeSynthetic
 import Foundation
 import QuakeCatalog
@@ -75,7 +76,8 @@ struct Measure: ParsableCommand {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: work) } }
 
-        print("bench-export on \(ProcessInfo.processInfo.activeProcessorCount) cores; work directory \(work.path)")
+        print("bench-export on \(ProcessInfo.processInfo.activeProcessorCount) cores; machine reference \(ProcessFigures.machineReference()) "
+              + "(lower is faster; see BENCHMARKS.md); work directory \(work.path)")
         print(ExportFigures.header)
         let realFile = data.appendingPathComponent("usgs/csv/all_day-union-2022-2026.csv.gz")
         if noReal {

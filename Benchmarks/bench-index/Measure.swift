@@ -43,7 +43,7 @@ struct Measure: ParsableCommand {
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { if !keep { try? FileManager.default.removeItem(at: work) } }
 
-        print("bench-index: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(ProcessFigures.loadAverage()) at the start, work directory \(work.path)")
+        print("bench-index: \(ProcessInfo.processInfo.activeProcessorCount) cores, load average \(ProcessFigures.loadAverage()) at the start, machine reference \(ProcessFigures.machineReference()) (lower is faster; see BENCHMARKS.md), work directory \(work.path)")
         print("")
         var rows: [String] = []
         var notes: [String] = []
