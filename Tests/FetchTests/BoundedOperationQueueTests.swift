@@ -7,22 +7,22 @@ import Testing
 /// (The hang this guards against: a deadline watchdog's `task.cancel()` waited on URLSession's
 /// reading thread, which waited for room in a queue that did not drain.)
 @Suite struct BoundedOperationQueueTests {
-    /// A queue of capacity 2 whose first callback holds the queue until `release` is signalled.
-    private func fullQueue(release: DispatchSemaphore) -> BoundedOperationQueue {
+    /// A queue of capacity 2 held full by its first callback until `release` is signalled, and a
+    /// reader on another thread adding one more callback; `added` is signalled once it got in.
+    private func readerAtAFullQueue() -> (queue: BoundedOperationQueue, release: DispatchSemaphore, added: DispatchSemaphore) {
         let queue = BoundedOperationQueue(capacity: 2)
+        let release = DispatchSemaphore(value: 0), added = DispatchSemaphore(value: 0)
         queue.addOperation { release.wait() }
         queue.addOperation {}
-        return queue
-    }
-
-    @Test func aReaderWaitsWhileTheQueueIsFull() {
-        let release = DispatchSemaphore(value: 0)
-        let queue = fullQueue(release: release)
-        let added = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             queue.addOperation {}
             added.signal()
         }
+        return (queue, release, added)
+    }
+
+    @Test func aReaderWaitsWhileTheQueueIsFull() {
+        let (queue, release, added) = readerAtAFullQueue()
         // Room comes only when the first callback ends; before that the reader is still waiting.
         #expect(added.wait(timeout: .now() + 0.2) == .timedOut)
         release.signal()
@@ -31,13 +31,7 @@ import Testing
     }
 
     @Test func liftingLetsAWaitingReaderThrough() {
-        let release = DispatchSemaphore(value: 0)
-        let queue = fullQueue(release: release)
-        let added = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            queue.addOperation {}
-            added.signal()
-        }
+        let (queue, release, added) = readerAtAFullQueue()
         // What a cancel does: wait for the reading thread. Without the lift it never comes,
         // since the queue does not drain until `release`.
         let through = queue.lifting { added.wait(timeout: .now() + 30) }
