@@ -27,6 +27,10 @@ public enum ChildProcess {
         }
     }
 
+    /// The longest a child may run, in seconds, before it is killed as hung (the suite's children
+    /// take seconds each, the slowest well under a minute on a loaded machine).
+    static let longestRun = 900
+
     /// A command that could not start, or that failed (see `Outcome.checked()`).
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -186,6 +190,8 @@ public enum ChildProcess {
         private let command: String
         private let arguments: [String]
         private let files = TemporaryDirectory("child-process")
+        private let watchdog = NSLock()
+        private var killedAfter: Int?
 
         init(_ command: String, _ arguments: [String]) throws {
             self.command = command
@@ -200,17 +206,26 @@ public enum ChildProcess {
             return try FileHandle(forWritingTo: files.path(name))
         }
 
-        /// Starts the process; `exited` is called once it has ended.
+        /// Starts the process; `exited` is called once it has ended. A child still running after
+        /// `ChildProcess.longestRun` seconds is killed (SIGKILL) and its outcome says so: a hung
+        /// child fails its test instead of hanging the whole run.
         func start(exited: @escaping @Sendable () -> Void) throws {
             process.terminationHandler = { _ in exited() }
             try ChildProcess.launch(process, command, arguments)
+            let seconds = ChildProcess.longestRun
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) { [weak self] in
+                guard let self, process.isRunning else { return }
+                watchdog.withLock { killedAfter = seconds }
+                kill(process.processIdentifier, SIGKILL)
+            }
         }
 
         /// What the finished process printed and how it exited.
         func outcome() -> Outcome {
-            Outcome(command: ChildProcess.commandLine(command, arguments), status: process.terminationStatus,
-                    standardOutput: (try? String(contentsOf: files.path("stdout"), encoding: .utf8)) ?? "",
-                    standardError: (try? String(contentsOf: files.path("stderr"), encoding: .utf8)) ?? "")
+            let killed = watchdog.withLock { killedAfter }.map { "\n(killed by the test after \($0) s without an exit: hung?)" } ?? ""
+            return Outcome(command: ChildProcess.commandLine(command, arguments), status: process.terminationStatus,
+                           standardOutput: (try? String(contentsOf: files.path("stdout"), encoding: .utf8)) ?? "",
+                           standardError: ((try? String(contentsOf: files.path("stderr"), encoding: .utf8)) ?? "") + killed)
         }
     }
 }
