@@ -83,7 +83,9 @@ public enum ChildProcess {
         public var status: Int32
     }
 
-    /// Starts the command, SIGKILLs it as soon as `moment()` holds, and waits for it to end.
+    /// Starts the command, SIGKILLs it as soon as `moment()` holds, and waits for it to end (a
+    /// child still running after `longestRun` seconds without the moment coming is killed, and the
+    /// run throws).
     ///
     /// Starting, polling `moment` (every 2 ms) and killing all happen on a dispatch thread: under
     /// load Swift's cooperative pool can be starved for seconds, and the kill must land while the
@@ -101,12 +103,21 @@ public enum ChildProcess {
                     continuation.resume(throwing: error)
                     return
                 }
-                var signalled = false
+                var signalled = false, hung = false
+                let deadline = DispatchTime.now() + .seconds(longestRun)
                 while exited.wait(timeout: .now() + .milliseconds(2)) == .timedOut {
                     if !signalled && moment() {
                         kill(process.processIdentifier, SIGKILL)
                         signalled = true
+                    } else if !signalled && DispatchTime.now() > deadline {
+                        kill(process.processIdentifier, SIGKILL)
+                        signalled = true
+                        hung = true
                     }
+                }
+                guard !hung else {
+                    continuation.resume(throwing: Failure(description: "\(commandLine(command, arguments)) ran \(longestRun) s without an exit (hung?): killed"))
+                    return
                 }
                 let killed = process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGKILL
                 continuation.resume(returning: Interruption(killed: killed, status: process.terminationStatus))
