@@ -12,8 +12,10 @@ extension CatalogFile {
               let first = firstSignificantByte(of: body) else {
             return read(data, source: source)
         }
-        if isGeoJSON(first) { return GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver) }
-        guard !body.prefix(4096).contains(0) else { return read(data, source: source) }  // binary: said as read(_:source:) says it
-        return ComCatCSV.read(body, source: source, chunkSize: chunkSize, events: deliver)
+        switch kind(first: first, start: body.prefix(4096)) {
+        case .geoJSON: return GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver)
+        case .csv: return ComCatCSV.read(body, source: source, chunkSize: chunkSize, events: deliver)
+        case .other(let problem): return CatalogPage(problem: "\(source): \(problem)")
+        }
     }
 }

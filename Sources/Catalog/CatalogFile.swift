@@ -31,11 +31,11 @@ public enum CatalogFile {
         guard let first = firstSignificantByte(of: body) else {
             return CatalogPage(problem: "\(source): the file is empty")
         }
-        if isGeoJSON(first) { return GeoJSONReader.read(body, source: source) }
-        if body.prefix(4096).contains(0) {
-            return CatalogPage(problem: "\(source): a binary file, neither GeoJSON nor ComCat CSV")
+        switch kind(first: first, start: body.prefix(4096)) {
+        case .geoJSON: return GeoJSONReader.read(body, source: source)
+        case .csv: return ComCatCSV.read(body, source: source)
+        case .other(let problem): return CatalogPage(problem: "\(source): \(problem)")
         }
-        return ComCatCSV.read(body, source: source)
     }
 
     /// `data` without a UTF-8 byte-order mark at its start (editors on Windows write one).
@@ -48,8 +48,20 @@ public enum CatalogFile {
         body.first { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }
     }
 
-    /// Whether a file starting with `byte` is GeoJSON: an object, or a text sequence's record separator.
-    static func isGeoJSON(_ byte: UInt8) -> Bool {
-        byte == 0x7B || byte == 0x1E
+    /// What a file is, found from its content (not its name).
+    enum Kind: Equatable {
+        /// An object, or a text sequence's record separator.
+        case geoJSON
+        case csv
+        /// Neither: the problem, in words.
+        case other(String)
+    }
+
+    /// The kind of a file whose first significant byte is `first` and whose first bytes are `start`.
+    static func kind(first: UInt8, start: some Collection<UInt8>) -> Kind {
+        if first == 0x7B || first == 0x1E { return .geoJSON }
+        if first == 0x5B { return .other("a JSON array, neither GeoJSON (a FeatureCollection, a Feature, one Feature per line, a text sequence) nor ComCat CSV") }
+        if start.contains(0) { return .other("a binary file, neither GeoJSON nor ComCat CSV") }
+        return .csv
     }
 }

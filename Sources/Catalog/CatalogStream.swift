@@ -71,12 +71,10 @@ private struct PieceReader {
             page.problem = "\(source): the file is empty"
             return
         }
-        if first == 0x7B || first == 0x1E {
-            try readGeoJSON(stream, source: source, chunkSize: chunkSize, deliver: deliver)
-        } else if buffer.prefix(4096).contains(0) {
-            page.problem = "\(source): a binary file, neither GeoJSON nor ComCat CSV"
-        } else {
-            try readCSV(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+        switch CatalogFile.kind(first: first, start: buffer.prefix(4096)) {
+        case .geoJSON: try readGeoJSON(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+        case .csv: try readCSV(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+        case .other(let problem): page.problem = "\(source): \(problem)"
         }
     }
 

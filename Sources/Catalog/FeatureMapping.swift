@@ -54,7 +54,7 @@ enum FeatureMapping {
             switch properties {
             case .wrongProperty(let failure)?: throw failure
             case .read?: break
-            case .notAnObject?, nil: throw Failure(reason: "feature has no \"properties\" object")
+            case .notAnObject?, nil: throw Failure(reason: "feature has no properties object")
             }
             // The feature id is the preferred id (`properties.id` in files made for web maps);
             // `ids` lists every id (blank for some deleted events).
@@ -256,8 +256,12 @@ enum FeatureMapping {
 
     private static func int(_ value: JSONScalar, _ key: Property) throws(Failure) -> Int? {
         guard let n = try double(value, key) else { return nil }
-        guard n.isFinite, n == n.rounded(), abs(n) < 9e15 else {
+        guard n.isFinite, n == n.rounded() else {
             throw Failure(reason: "property \(key.rawValue) should be a whole number, not \(n)")
+        }
+        // Beyond 2^53 a double no longer holds every whole number (and past 2^63 no Int holds it).
+        guard abs(n) < 9e15 else {
+            throw Failure(reason: "property \(key.rawValue) \(n) is too large (whole numbers up to 9e15)")
         }
         return Int(n)
     }

@@ -131,7 +131,7 @@ public enum GeoJSONReader {
             readSequence(&parser, into: &page, source: source, chunk: chunk)
         } else if isSingleFeature && page.problem == nil {
             parser.offset = documentStart
-            readSingleFeature(&parser, into: &page, chunk: chunk)
+            readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
             page.problem = "\(source): not a GeoJSON FeatureCollection or Feature (no \"features\" member)"
         }
@@ -217,13 +217,13 @@ public enum GeoJSONReader {
         }
     }
 
-    private static func readSingleFeature(_ parser: inout JSONParser, into page: inout CatalogPage, chunk: Chunking) {
+    private static func readSingleFeature(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {
         let start = parser.offset
         do {
             let result = try FeatureMapping.event(from: &parser)
             accept(result, position: chunk.position(0, byte: start), raw: { parser.text(start..<parser.offset) }, into: &page)
         } catch {
-            page.problem = "broken JSON: \(error)"
+            page.problem = "\(source): broken JSON: \(error)"
         }
     }
 

@@ -38,9 +38,11 @@ enum JSONScalar {
 /// a tree per feature; every path checks the syntax alike and reports the same
 /// errors at the same offsets.
 struct JSONParser {
-    struct SyntaxError: Error {
+    struct SyntaxError: Error, CustomStringConvertible {
         let offset: Int
         let message: String
+
+        var description: String { message }
     }
 
     /// An object member's name: where it lies, and its text when it had escapes.

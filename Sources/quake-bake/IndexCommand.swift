@@ -69,14 +69,16 @@ struct IndexCommand: AsyncParsableCommand {
                 if !summary.unreadable.isEmpty {
                     // Each was named above as it was met.
                     let rest = summary.unreadable.count == summary.sources.count ? "nothing was indexed" : "the others are indexed"
-                    throw QuakeBakeError("\(summary.unreadable.count) of \(Format.count(summary.sources.count, "source")) could not be read (named above); \(rest)")
+                    throw QuakeBakeError("\(Self.some(summary.unreadable.count, of: summary.sources.count, "source")) could not be read (named above); \(rest)")
                 }
                 if !summary.damaged.isEmpty {
-                    throw QuakeBakeError("\(summary.damaged.count) of \(Format.count(summary.sources.count, "source")) \(summary.damaged.count == 1 ? "was" : "were") damaged (their good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
+                    let one = summary.damaged.count == 1
+                    throw QuakeBakeError("\(Self.some(summary.damaged.count, of: summary.sources.count, "source")) \(one ? "was" : "were") damaged (\(one ? "its" : "their") good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
                                          exitStatus: .dataError)
                 }
                 if let source = summary.allRefused.first {
-                    throw QuakeBakeError("every one of the \(Format.count(source.counts.rejected, "item")) of \(source.name) was refused (see the rejects table)",
+                    let every = source.counts.rejected == 1 ? "the only item" : "every one of the \(Format.count(source.counts.rejected, "item"))"
+                    throw QuakeBakeError("\(every) of \(source.name) was refused (see the rejects table)",
                                          exitStatus: .dataError)
                 }
                 let rejected = summary.counts.rejected - summary.damaged.count
@@ -87,5 +89,10 @@ struct IndexCommand: AsyncParsableCommand {
                 return summary
             }
         }
+    }
+
+    /// How many of the run's sources: "the only source" (1 of 1), "1 of 3 sources", "2 of 3 sources".
+    private static func some(_ count: Int, of total: Int, _ noun: String) -> String {
+        total == 1 ? "the only \(noun)" : "\(count) of \(Format.count(total, noun))"
     }
 }

@@ -51,6 +51,12 @@ import TestSupport
         BadFile(file: "shared-secondary-id.geojson", exitStatus: .success, stored: 2, reject: nil, rejects: 0, message: nil),
         BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
+        BadFile(file: "json-array.geojson", exitStatus: .dataError, stored: 0, reject: "a JSON array, neither GeoJSON", rejects: 1,
+                message: "json-array.geojson: a JSON array, neither GeoJSON"),
+        BadFile(file: "sig-beyond-2p53.geojson", exitStatus: .success, stored: 1,
+                reject: "property sig 4.611686018427388e+18 is too large (whole numbers up to 9e15)", rejects: 1, message: nil),
+        BadFile(file: "feature-broken-json.geojson", exitStatus: .dataError, stored: 0, reject: "broken JSON: malformed number", rejects: 2,
+                message: "feature-broken-json.geojson: broken JSON: malformed number, found '1' at byte 30"),
     ]
 
     @Test(arguments: cases)
