@@ -75,11 +75,14 @@ extension Gzip {
                     position = .member
                 case .afterMember:
                     // Another member follows, or zero padding ends the data (a member never starts with 0).
-                    if input[input.startIndex + consumed] == 0 {
+                    let next = input[input.startIndex + consumed]
+                    if next == 0 {
                         position = .padding
-                    } else {
+                    } else if next == 0x1F {  // the first byte of every gzip member
                         inflateReset(stream)
                         position = .member
+                    } else {
+                        throw Failure(description: "gzip: corrupt data (bytes after the end of the compressed data that start no gzip member)")
                     }
                 case .padding:
                     guard input[(input.startIndex + consumed)...].allSatisfy({ $0 == 0 }) else {

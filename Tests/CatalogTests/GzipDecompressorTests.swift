@@ -63,6 +63,13 @@ import TestSupport
         let damaged = padded + Data([0x1f])
         #expect(Self.failure { try Gzip.decompress(damaged) }?.contains("gzip: corrupt data") == true)
         #expect(Self.failure { try Self.streamed(damaged, pieceSize: 100, outputSize: 4_096) }?.contains("gzip: corrupt data") == true)
+        // Bytes right after a member that start no other member are said to be just that.
+        let trailing = members + Data("trailing text".utf8)
+        let said = "gzip: corrupt data (bytes after the end of the compressed data that start no gzip member)"
+        #expect(Self.failure { try Gzip.decompress(trailing) } == said)
+        for piece in [1, 7, trailing.count] {
+            #expect(Self.failure { try Self.streamed(trailing, pieceSize: piece, outputSize: 4_096) } == said, "pieces of \(piece)")
+        }
     }
 
     @Test func dataCutAnywhereInsideAMemberIsTruncated() throws {
