@@ -49,7 +49,7 @@ public enum CatalogFile {
     }
 
     /// What a file is, found from its content (not its name).
-    enum Kind: Equatable {
+    enum Kind {
         /// An object, or a text sequence's record separator.
         case geoJSON
         case csv
