@@ -51,6 +51,7 @@ enum BundleBuilder {
         let tilesThinning = recent.map { baked.thinning.drawing($0.events, from: Int(Thinning.never)) } ?? baked.thinning
         thinned(thinning.minZoom, featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] })
         FreedMemory.release()
+        table.spill?.releaseResident()
         stopwatch.lap("thinned and made \(records.count) tiles (\(baked.encoded) encoded: \(baked.encodedFeatures) features, "
                       + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), "
                       + (baked.thinningTaken ? "the previous export's thinning)" : "thinning \(String(format: "%.2f", baked.thinningSeconds)) s)"))
@@ -83,6 +84,7 @@ enum BundleBuilder {
         stopwatch.lap("the GeoJSON zooms' points")
         let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: tilesThinning, records: records)
         FreedMemory.release()
+        table.spill?.releaseResident()
         stopwatch.lap("tileset metadata")
         let mbtilesRows = metadata.mbtilesRows
         // Every tile as before, and the same metadata: the archives are the previous version's, byte
@@ -128,6 +130,7 @@ enum BundleBuilder {
         let written = [tilesDeltas.map { _ in () }, copiedGeoJSON.map { _ in () }, Result { try preview.wait() }]
         for result in written { try result.get() }
         FreedMemory.release()
+        table.spill?.releaseResident()
         let copied = try copiedGeoJSON.get()
         stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s)"
                       + (copied.isEmpty ? "" : " (\(copied.count) copied from the current version)") + ", the timeline and the preview")
@@ -162,7 +165,7 @@ enum BundleBuilder {
 
     /// What the previous export knew of each event of this one: known when it was there unchanged
     /// and its feature id has not moved (a collision came or went), and the tiles that lost an event.
-    private static func unchangedEvents(_ previous: SelectionRead.Previous, keys: [UInt64], featureIDs: FeatureIDs,
+    private static func unchangedEvents(_ previous: SelectionRead.Previous, keys: SpillableArray<UInt64>, featureIDs: FeatureIDs,
                                         options: ThinningOptions, recentSince: Int64?) -> TileBaker.UnchangedEvents {
         var known = previous.known
         for event in featureIDs.movedEvents { known[event] = false }

@@ -81,7 +81,7 @@ struct BundlePublisher {
     func removeDebris() {
         for directory in [out, out.appendingPathComponent(EventCache.directoryName)] where Self.isRealDirectory(directory) {
             for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            where name.hasSuffix(AtomicFile.temporarySuffix) {
+            where name.hasSuffix(AtomicFile.temporarySuffix) || name.hasPrefix(SpillFile.namePrefix) {
                 try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
             }
         }

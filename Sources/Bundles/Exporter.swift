@@ -31,10 +31,11 @@ public enum Exporter {
         let publisher = BundlePublisher(out: out)
         publisher.removeDebris()
         let current = publisher.current()
+        let spill = Self.spillFile(out: out, logger: logger)
         let scan = BackgroundWork("export.scan") { try reader.rowKeys() }  // beside the cache's reading
         scratch.waitsFor(scan)
         var cache = stopwatch.measure({ $0 == nil ? "no event cache to start from" : "read the event cache (\($0!.snapshot.table.count) events)" }) {
-            options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options) } : nil
+            options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options, spill: spill) } : nil
         }
         // With the cache, the app database will start from the current bundle's: copied while the
         // store is read when the store has moved since (else, nothing changed, most likely).
@@ -63,8 +64,9 @@ public enum Exporter {
         let read = try stopwatch.measure({ (read: SelectionRead.Result) in
             "read \(Format.count(read.rowsRead, "row")) of the store\(read.changes == nil ? "" : " (incremental)"): \(read.snapshot.table.count) events"
         }) {
-            let read = try SelectionRead.read(reader, scanned: try scan.take(), options: options, cache: &cache)
+            let read = try SelectionRead.read(reader, scanned: try scan.take(), options: options, cache: &cache, spill: spill)
             FreedMemory.release()
+            spill?.releaseResident()
             return read
         }
         let table = read.snapshot.table
@@ -121,6 +123,7 @@ public enum Exporter {
             let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1, including: recent?.history)
             let featureIDs = try assigning.wait()
             FreedMemory.release()
+            spill?.releaseResident()
             return (points, featureIDs)
         }
         let cacheFile = EventCache.url(out: out)
@@ -182,6 +185,17 @@ public enum Exporter {
                                     seconds: Date().timeIntervalSince(started))
         logger.info("\(summary.line)")
         return summary
+    }
+
+    /// A file beside the bundles for the event table's columns (see `SpillFile`); `nil` (the
+    /// table stays in memory) where none can be made.
+    private static func spillFile(out: URL, logger: Logger) -> SpillFile? {
+        try? FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        guard let spill = SpillFile(directory: out) else {
+            logger.debug("no spill file can be made in \(out.path): the event table is kept in memory")
+            return nil
+        }
+        return spill
     }
 
     /// The current bundle's files an incremental export builds on: the tiles it reuses (and

@@ -26,15 +26,16 @@ struct StoreReader: Sendable {
     ///
     /// Each event's fingerprint hashes every column read (type and value), so it
     /// changes whenever anything the bundle shows about the event changes.
-    func readSelected(_ selection: Selection, attributes: [EventAttribute]) throws -> (table: EventTable, keys: [UInt64]) {
-        var table = EventTable(attributes: attributes)
-        var keys: [UInt64] = []
+    func readSelected(_ selection: Selection, attributes: [EventAttribute], spill: SpillFile?) throws -> (table: EventTable, keys: SpillableArray<UInt64>) {
+        var table = EventTable(attributes: attributes, spill: spill)
+        var keys = SpillableArray<UInt64>(spill: spill)
         let count = try rows.count()
         table.reserveCapacity(count)
         keys.reserveCapacity(count)
         try rows.forEach(columns: Self.columns(table), of: selection.filter) { row in
             Self.append(row, to: &table)
             keys.append(Self.rowKey(row))
+            if table.count % (1 << 16) == 0 { spill?.releaseResident() }
         }
         table.shrinkToFit()
         return (table, keys)

@@ -197,6 +197,7 @@ struct TileBaker {
                 for batch in Self.batches(runs) {
                     let made = Parallel.map(batch.count) { i in maker.make(runs[batch.lowerBound + i], number: batch.lowerBound + i, zoom: zoom) }
                     for outcome in made { try output.take(outcome, zoom: zoom, data: data, work: &work, oversize: &oversize) }
+                    table.spill?.releaseResident()  // the batch's columns: the next batch reads others
                     done += batch.count
                     progress.update(ProgressSnapshot(stage: "export", done: done, total: planned, unit: "tiles",
                                                      detail: pass == 1 ? "zoom \(zoom)" : "zoom \(zoom), size-guard pass \(pass)"))

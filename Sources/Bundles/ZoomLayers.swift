@@ -47,7 +47,8 @@ enum GeoJSONZoomWriter {
         out.raw("{\"type\":\"FeatureCollection\",\"features\":[")
         let keys = table.attributes.map { "\"\($0.rawValue)\":" }
         var first = true
-        for e in layer.events {
+        for (k, e) in layer.events.enumerated() {
+            table.releaseResident(picking: k)
             out.raw(first ? "{\"type\":\"Feature\",\"id\":" : ",{\"type\":\"Feature\",\"id\":")
             first = false
             out.string(table.ids[e]!)
@@ -110,7 +111,8 @@ enum GeoJSONZoomWriter {
         hasher.combine(format)
         hasher.combine(UInt64(layer.zoom))
         hasher.combine(UInt64(layer.events.count))
-        for e in layer.events {
+        for (k, e) in layer.events.enumerated() {
+            table.releaseResident(picking: k)
             hasher.combine(table.fingerprint[e])
             hasher.combine(UInt64(thinning.minZoom[e]))
         }

@@ -31,12 +31,29 @@ public struct BinaryWriter {
     /// Adds an array: its count, then its elements' bytes.
     public mutating func put<T: BitwiseCopyable>(_ array: [T]) throws {
         try put(UInt64(array.count))
+        try array.withUnsafeBytes { try putElements($0) }
+    }
+
+    /// Adds a spillable array, as `put(_:)` adds an array (read back by either `get`): a
+    /// megabyte at a time, letting go of each (see `SpillFile`) when it is in a spill file.
+    public mutating func put<T: BitwiseCopyable>(_ array: SpillableArray<T>) throws {
+        try put(UInt64(array.count))
         try array.withUnsafeBytes { bytes in
-            if bytes.count < 1 << 12 { return try stage(bytes) }
-            checksum.add(bytes)
-            try flush()
-            try writeAll(bytes)
+            var start = 0
+            repeat {
+                let end = min(bytes.count, start + (1 << 20))
+                try putElements(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                array.spill?.releaseResident()
+                start = end
+            } while start < bytes.count
         }
+    }
+
+    private mutating func putElements(_ bytes: UnsafeRawBufferPointer) throws {
+        if bytes.count < 1 << 12 { return try stage(bytes) }
+        checksum.add(bytes)
+        try flush()
+        try writeAll(bytes)
     }
 
     /// Writes the checksum and closes the file.
@@ -108,6 +125,13 @@ public final class BinaryReader {
             try fill(UnsafeMutableRawBufferPointer(storage))
             initialized = n
         }
+    }
+
+    /// The next array (at most `limit` elements), kept in `spill`.
+    public func get<T: BitwiseCopyable>(_ type: SpillableArray<T>.Type, spill: SpillFile?, limit: Int = Int(Int32.max)) throws -> SpillableArray<T> {
+        let count = try get(UInt64.self)
+        guard count <= UInt64(limit) else { throw BinaryFileError("an array is longer than its limit") }
+        return try SpillableArray(count: Int(count), spill: spill) { try fill(UnsafeMutableRawBufferPointer($0)) }
     }
 
     /// Checks the checksum and that nothing follows it.

@@ -1,23 +1,29 @@
 import Foundation
 import QuakeCommon
 
+/// The bytes of one text value of a table, in place in its column.
+public typealias TextBytes = Slice<SpillableArray<UInt8>>
+
 /// Text values in one byte pool; `ends[i]` is where value i ends, its top bit set for NULL.
 public struct TextColumn: Sendable {
-    var pool: [UInt8] = []
-    var ends: [UInt32] = []
+    var pool: SpillableArray<UInt8>
+    var ends: SpillableArray<UInt32>
 
-    public init() {}
+    init(spill: SpillFile?) {
+        pool = SpillableArray(spill: spill)
+        ends = SpillableArray(spill: spill)
+    }
 
     mutating func reserveCapacity(_ events: Int) { ends.reserveCapacity(events) }
 
     /// Drops the spare capacity the pool grew into while appending.
     mutating func shrinkToFit() {
-        if pool.capacity > pool.count + pool.count / 16 { pool = pool.withUnsafeBufferPointer { Array($0) } }
+        pool.shrinkToFit()
     }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer?) {
         if let bytes {
-            pool.append(contentsOf: bytes)
+            pool.append(contentsOf: bytes.bindMemory(to: UInt8.self))
             ends.append(UInt32(pool.count))
         } else {
             ends.append(UInt32(pool.count) | 0x8000_0000)
@@ -31,7 +37,7 @@ public struct TextColumn: Sendable {
         var write = first, poolWrite = first == 0 ? 0 : Int(ends[first - 1] & 0x7FFF_FFFF), next = 0
         var start = poolWrite
         ends.withUnsafeMutableBufferPointer { ends in
-            pool.withUnsafeMutableBytes { pool in
+            pool.withUnsafeMutableBufferPointer { pool in
                 for read in first..<ends.count {
                     let end = ends[read]
                     let length = Int(end & 0x7FFF_FFFF) - start
@@ -73,7 +79,7 @@ public struct TextColumn: Sendable {
     }
 
     /// Value number `i`, or `nil` for NULL.
-    public subscript(i: Int) -> ArraySlice<UInt8>? {
+    public subscript(i: Int) -> TextBytes? {
         let end = ends[i]
         if end & 0x8000_0000 != 0 { return nil }
         let start = i == 0 ? 0 : Int(ends[i - 1] & 0x7FFF_FFFF)
@@ -85,16 +91,17 @@ public struct TextColumn: Sendable {
 struct IntegerColumn: Sendable {
     private static let null32 = Int32.min
     private static let null64 = Int64.min
-    var narrow: [Int32] = []
-    var wide: [Int64]?
+    var narrow: SpillableArray<Int32>
+    var wide: SpillableArray<Int64>?
+
+    init(spill: SpillFile?) { narrow = SpillableArray(spill: spill) }
 
     mutating func append(_ value: Int64?) {
         if wide != nil {
             wide!.append(value ?? Self.null64)
         } else if let value, value <= Int64(Self.null32) || value > Int64(Int32.max) {
-            wide = narrow.map { $0 == Self.null32 ? Self.null64 : Int64($0) }
-            wide!.reserveCapacity(narrow.capacity)
-            narrow = []
+            wide = SpillableArray(narrow.lazy.map { $0 == Self.null32 ? Self.null64 : Int64($0) }, spill: narrow.spill)
+            narrow = SpillableArray(spill: narrow.spill)
             wide!.append(value)
         } else {
             narrow.append(value.map { Int32($0) } ?? Self.null32)
@@ -122,26 +129,26 @@ struct IntegerColumn: Sendable {
 struct CategoryColumn: Sendable {
     private static let narrowLimit = Int(UInt16.max)
     /// The codes while they fit 16 bits (empty once `isWide`).
-    private(set) var narrow: [UInt16] = []
+    private(set) var narrow: SpillableArray<UInt16>
     /// The codes once a value needed code 65,536 or beyond.
-    private(set) var wide: [UInt32] = []
+    private(set) var wide: SpillableArray<UInt32>
     private(set) var isWide = false
     /// The distinct values; code c names `values[c - 1]`.
-    private(set) var values: [[UInt8]] = []
+    private(set) var values: [SpillableArray<UInt8>] = []
     /// The codes by the hash of their text (open addressing, 0 = free; built on first append).
     private var slots: [UInt32] = []
     private var lastCode: UInt32 = 0
 
-    init() {}
+    init(spill: SpillFile?) {
+        narrow = SpillableArray(spill: spill)
+        wide = SpillableArray(spill: spill)
+    }
 
     /// A column of `codes` into `values` (code 0 = NULL).
-    init(narrow: [UInt16], wide: [UInt32]?, values: [[UInt8]]) {
-        if let wide {
-            self.wide = wide
-            isWide = true
-        } else {
-            self.narrow = narrow
-        }
+    init(narrow: SpillableArray<UInt16>, wide: SpillableArray<UInt32>?, values: [SpillableArray<UInt8>]) {
+        self.narrow = narrow
+        self.wide = wide ?? SpillableArray(spill: narrow.spill)
+        isWide = wide != nil
         self.values = values
     }
 
@@ -168,7 +175,7 @@ struct CategoryColumn: Sendable {
             if values[Int(slots[i]) - 1].withUnsafeBytes({ Self.same($0, bytes) }) { return slots[i] }
             i = (i + 1) & mask
         }
-        values.append([UInt8](bytes))
+        values.append(SpillableArray(bytes.bindMemory(to: UInt8.self)))
         slots[i] = UInt32(values.count)
         return slots[i]
     }
@@ -188,9 +195,8 @@ struct CategoryColumn: Sendable {
     private mutating func appendCode(_ code: UInt32) {
         if isWide { return wide.append(code) }
         if code <= UInt32(Self.narrowLimit) { return narrow.append(UInt16(code)) }
-        wide.reserveCapacity(narrow.capacity)
-        wide.append(contentsOf: narrow.lazy.map(UInt32.init))
-        narrow = []
+        wide = SpillableArray(narrow.lazy.map(UInt32.init), spill: narrow.spill)
+        narrow = SpillableArray(spill: narrow.spill)
         isWide = true
         wide.append(code)
     }
@@ -217,7 +223,7 @@ struct CategoryColumn: Sendable {
         return memcmp(pa, pb, a.count) == 0
     }
 
-    subscript(i: Int) -> ArraySlice<UInt8>? {
+    subscript(i: Int) -> TextBytes? {
         let code = code(i)
         return code == 0 ? nil : values[Int(code) - 1][...]
     }

@@ -1,19 +1,27 @@
+import QuakeCommon
+
 /// Puts the events of a table in a new order, column by column.
 extension EventTable {
     /// Reorders the events: event `i` becomes the one that was `order[i]` (`order` is a
-    /// permutation of `0..<count`). One column is copied at a time.
+    /// permutation of `0..<count`). One column is copied at a time (and, in a spill file, let
+    /// go of once copied).
     public mutating func reorder(_ order: [UInt32]) {
         precondition(order.count == count, "reorder: \(order.count) positions for \(count) events")
-        longitude = longitude.reordered(order)
-        latitude = latitude.reordered(order)
-        magnitude = magnitude.reordered(order)
-        time = time.reordered(order)
-        fingerprint = fingerprint.reordered(order)
-        ids.reorder(order)
-        for i in texts.indices { texts[i].reorder(order) }
-        for i in categories.indices { categories[i].reorder(order) }
-        for i in reals.indices { reals[i] = reals[i].reordered(order) }
-        for i in integers.indices { integers[i].reorder(order) }
+        let spill = spill
+        func step(_ body: () -> Void) {
+            body()
+            spill?.releaseResident()
+        }
+        step { longitude = longitude.reordered(order) }
+        step { latitude = latitude.reordered(order) }
+        step { magnitude = magnitude.reordered(order) }
+        step { time = time.reordered(order) }
+        step { fingerprint = fingerprint.reordered(order) }
+        step { ids.reorder(order) }
+        for i in texts.indices { step { texts[i].reorder(order) } }
+        for i in categories.indices { step { categories[i].reorder(order) } }
+        for i in reals.indices { step { reals[i] = reals[i].reordered(order) } }
+        for i in integers.indices { step { integers[i].reorder(order) } }
     }
 }
 
@@ -26,15 +34,15 @@ extension Array {
 
 extension TextColumn {
     mutating func reorder(_ order: [UInt32]) {
-        var newPool: [UInt8] = []
+        var newPool = SpillableArray<UInt8>(spill: pool.spill)
         newPool.reserveCapacity(pool.count)
-        var newEnds: [UInt32] = []
+        var newEnds = SpillableArray<UInt32>(spill: ends.spill)
         newEnds.reserveCapacity(ends.count)
         pool.withUnsafeBufferPointer { pool in
             for i in order {
                 let end = ends[Int(i)]
                 let start = i == 0 ? 0 : Int(ends[Int(i) - 1] & 0x7FFF_FFFF)
-                newPool.append(contentsOf: pool[start..<Int(end & 0x7FFF_FFFF)])
+                newPool.append(contentsOf: UnsafeBufferPointer(rebasing: pool[start..<Int(end & 0x7FFF_FFFF)]))
                 newEnds.append(UInt32(newPool.count) | (end & 0x8000_0000))
             }
         }

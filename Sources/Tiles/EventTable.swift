@@ -1,4 +1,5 @@
 import Foundation
+import QuakeCommon
 
 /// The selected events held in memory as compact columns: what thinning needs
 /// (position, magnitude, time, id) plus the attributes the tiles carry.
@@ -6,7 +7,8 @@ import Foundation
 /// Built once by the exporter from the store, then only read. Text lives in one
 /// byte pool per column, text that repeats as codes, numbers in plain
 /// arrays (NaN or `Int64.min` standing for NULL), so a million events with the
-/// default attributes take about 150 MB.
+/// default attributes take about 85 MB. Made with a `SpillFile`, the table keeps its
+/// columns there rather than on the heap (the export of the whole catalog does).
 public struct EventTable: Sendable {
     /// The attributes the tiles carry, in tile order.
     public let attributes: [EventAttribute]
@@ -14,23 +16,25 @@ public struct EventTable: Sendable {
     /// `attributes` without `id`, `mag` and `time` (core fields) and `minzoom` (computed).
     public let storedAttributes: [EventAttribute]
     /// Longitude per event, degrees, exact as stored.
-    public internal(set) var longitude: [Double] = []
+    public internal(set) var longitude: SpillableArray<Double>
     /// Latitude per event, degrees, exact as stored.
-    public internal(set) var latitude: [Double] = []
+    public internal(set) var latitude: SpillableArray<Double>
     /// Magnitude, NaN when unknown.
-    public internal(set) var magnitude: [Double] = []
+    public internal(set) var magnitude: SpillableArray<Double>
     /// Origin time, ms since 1970 UTC.
-    public internal(set) var time: [Int64] = []
+    public internal(set) var time: SpillableArray<Int64>
     /// The USGS id of each event.
-    public internal(set) var ids = TextColumn()
+    public internal(set) var ids: TextColumn
     /// A hash of everything exported about each event, its id included (see the exporter); equal fingerprints, equal tiles.
-    public internal(set) var fingerprint: [UInt64] = []
+    public internal(set) var fingerprint: SpillableArray<UInt64>
+    /// Where the columns are kept (`nil`: on the heap).
+    public let spill: SpillFile?
 
     // Internal (not private) for the binary form in EventTableCoding.swift.
     var slots: [Slot] = []
     var texts: [TextColumn] = []
     var categories: [CategoryColumn] = []
-    var reals: [[Double]] = []
+    var reals: [SpillableArray<Double>] = []
     var integers: [IntegerColumn] = []
 
     /// Where one attribute's values are kept.
@@ -38,15 +42,39 @@ public struct EventTable: Sendable {
     var storedSlots: [Slot] = []
 
     /// One attribute value of one event.
-    public enum Value: Sendable, Equatable {
-        case text(ArraySlice<UInt8>)
+    public enum Value: Sendable, Equatable, CustomStringConvertible {
+        case text(TextBytes)
         case real(Double)
         case integer(Int64)
+
+        public static func == (a: Value, b: Value) -> Bool {
+            switch (a, b) {
+            case (.text(let x), .text(let y)): return x.elementsEqual(y)
+            case (.real(let x), .real(let y)): return x == y
+            case (.integer(let x), .integer(let y)): return x == y
+            default: return false
+            }
+        }
+
+        public var description: String {
+            switch self {
+            case .text(let bytes): return "text(\(String(decoding: bytes, as: UTF8.self).debugDescription))"
+            case .real(let v): return "real(\(v))"
+            case .integer(let v): return "integer(\(v))"
+            }
+        }
     }
 
-    /// An empty table for events carrying `attributes`.
-    public init(attributes: [EventAttribute]) {
+    /// An empty table for events carrying `attributes`, its columns in `spill` (on the heap when `nil`).
+    public init(attributes: [EventAttribute], spill: SpillFile? = nil) {
         self.attributes = attributes
+        self.spill = spill
+        longitude = SpillableArray(spill: spill)
+        latitude = SpillableArray(spill: spill)
+        magnitude = SpillableArray(spill: spill)
+        time = SpillableArray(spill: spill)
+        fingerprint = SpillableArray(spill: spill)
+        ids = TextColumn(spill: spill)
         var stored: [EventAttribute] = []
         for attribute in attributes {
             let slot: Slot
@@ -55,10 +83,10 @@ public struct EventTable: Sendable {
             case (.mag, _): slot = .magnitude
             case (.time, _): slot = .time
             case (_, .computed): slot = .computed
-            case (_, .text): slot = .text(texts.count); texts.append(TextColumn())
-            case (_, .category): slot = .category(categories.count); categories.append(CategoryColumn())
-            case (_, .real): slot = .real(reals.count); reals.append([])
-            case (_, .integer): slot = .integer(integers.count); integers.append(IntegerColumn())
+            case (_, .text): slot = .text(texts.count); texts.append(TextColumn(spill: spill))
+            case (_, .category): slot = .category(categories.count); categories.append(CategoryColumn(spill: spill))
+            case (_, .real): slot = .real(reals.count); reals.append(SpillableArray(spill: spill))
+            case (_, .integer): slot = .integer(integers.count); integers.append(IntegerColumn(spill: spill))
             }
             slots.append(slot)
             switch slot {
@@ -186,6 +214,22 @@ public struct EventTable: Sendable {
     /// A sort key of event `i`'s id: ids with different keys sort as their keys; equal keys need `idPrecedes`.
     public func idPrefixKey(_ i: Int) -> UInt64 {
         ids.prefixKey(i)
+    }
+
+    /// For a loop over the events of a table in a spill file in table order: every 65,536
+    /// events (`k` counts them), lets go of the pages read (see `SpillFile`), so that what the
+    /// loop holds is what it reads at the moment, not all it has read.
+    @inline(__always)
+    public func releaseResident(scanning k: Int) {
+        if k & 0xFFFF == 0xFFFF { spill?.releaseResident() }
+    }
+
+    /// For a loop that picks events here and there from a table in a spill file: the same,
+    /// every 32 events. (Reading one value maps the 64 KB around it, the kernel's fault-around:
+    /// picks far apart hold 64 KB of every column each until let go of.)
+    @inline(__always)
+    public func releaseResident(picking k: Int) {
+        if k & 0x1F == 0x1F { spill?.releaseResident() }
     }
 
     /// The USGS id of event `i` as a string.

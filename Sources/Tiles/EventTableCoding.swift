@@ -3,40 +3,46 @@ import QuakeCommon
 /// The binary form of an `EventTable`, for the export's event cache: every column as it is
 /// held in memory, so writing and reading it costs little more than copying the bytes.
 extension EventTable {
-    /// Writes the table (its attributes are not written: the reader names them).
+    /// Writes the table (its attributes are not written: the reader names them). A table in a
+    /// spill file lets go of each column once written.
     public func write(to out: inout BinaryWriter) throws {
         try out.put(UInt64(count))
-        try out.put(longitude)
-        try out.put(latitude)
-        try out.put(magnitude)
-        try out.put(time)
-        try out.put(fingerprint)
-        try ids.write(to: &out)
-        for column in texts { try column.write(to: &out) }
-        for column in categories { try column.write(to: &out) }
-        for column in reals { try out.put(column) }
-        for column in integers { try column.write(to: &out) }
+        func put(_ body: (inout BinaryWriter) throws -> Void) throws {
+            try body(&out)
+            spill?.releaseResident()
+        }
+        try put { try $0.put(longitude) }
+        try put { try $0.put(latitude) }
+        try put { try $0.put(magnitude) }
+        try put { try $0.put(time) }
+        try put { try $0.put(fingerprint) }
+        try put { try ids.write(to: &$0) }
+        for column in texts { try put { try column.write(to: &$0) } }
+        for column in categories { try put { try column.write(to: &$0) } }
+        for column in reals { try put { try $0.put(column) } }
+        for column in integers { try put { try column.write(to: &$0) } }
     }
 
-    /// Reads a table of events carrying `attributes` written by `write(to:)`; throws when the
-    /// file does not hold one (its columns disagree in length).
-    public init(reading input: BinaryReader, attributes: [EventAttribute]) throws {
-        self.init(attributes: attributes)
+    /// Reads a table of events carrying `attributes` written by `write(to:)`, its columns in
+    /// `spill`; throws when the file does not hold one (its columns disagree in length).
+    public init(reading input: BinaryReader, attributes: [EventAttribute], spill: SpillFile? = nil) throws {
+        self.init(attributes: attributes, spill: spill)
         let count = try input.get(UInt64.self)
-        func checked<T>(_ column: [T]) throws -> [T] {
+        func checked<T>(_ type: T.Type) throws -> SpillableArray<T> {
+            let column = try input.get(SpillableArray<T>.self, spill: spill)
             guard column.count == Int(count) else { throw BinaryFileError("a column holds \(column.count) values, not \(count)") }
             return column
         }
-        longitude = try checked(input.get([Double].self))
-        latitude = try checked(input.get([Double].self))
-        magnitude = try checked(input.get([Double].self))
-        time = try checked(input.get([Int64].self))
-        fingerprint = try checked(input.get([UInt64].self))
-        ids = try TextColumn(reading: input, count: Int(count))
-        for i in texts.indices { texts[i] = try TextColumn(reading: input, count: Int(count)) }
-        for i in categories.indices { categories[i] = try CategoryColumn(reading: input, count: Int(count)) }
-        for i in reals.indices { reals[i] = try checked(input.get([Double].self)) }
-        for i in integers.indices { integers[i] = try IntegerColumn(reading: input, count: Int(count)) }
+        longitude = try checked(Double.self)
+        latitude = try checked(Double.self)
+        magnitude = try checked(Double.self)
+        time = try checked(Int64.self)
+        fingerprint = try checked(UInt64.self)
+        ids = try TextColumn(reading: input, count: Int(count), spill: spill)
+        for i in texts.indices { texts[i] = try TextColumn(reading: input, count: Int(count), spill: spill) }
+        for i in categories.indices { categories[i] = try CategoryColumn(reading: input, count: Int(count), spill: spill) }
+        for i in reals.indices { reals[i] = try checked(Double.self) }
+        for i in integers.indices { integers[i] = try IntegerColumn(reading: input, count: Int(count), spill: spill) }
     }
 }
 
@@ -46,10 +52,9 @@ extension TextColumn {
         try out.put(ends)
     }
 
-    init(reading input: BinaryReader, count: Int) throws {
-        self.init()
-        pool = try input.get([UInt8].self)
-        ends = try input.get([UInt32].self)
+    init(reading input: BinaryReader, count: Int, spill: SpillFile?) throws {
+        pool = try input.get(SpillableArray<UInt8>.self, spill: spill)
+        ends = try input.get(SpillableArray<UInt32>.self, spill: spill)
         guard ends.count == count, Int(ends.last.map { $0 & 0x7FFF_FFFF } ?? 0) == pool.count else {
             throw BinaryFileError("a text column does not match its pool")
         }
@@ -64,15 +69,15 @@ extension CategoryColumn {
         for value in values { try out.put(value) }
     }
 
-    init(reading input: BinaryReader, count: Int) throws {
+    init(reading input: BinaryReader, count: Int, spill: SpillFile?) throws {
         let isWide = try input.get(UInt8.self)
         guard isWide <= 1 else { throw BinaryFileError("a category column is damaged") }
-        let wide = isWide == 1 ? try input.get([UInt32].self) : nil
-        let narrow = isWide == 1 ? [] : try input.get([UInt16].self)
+        let wide = isWide == 1 ? try input.get(SpillableArray<UInt32>.self, spill: spill) : nil
+        let narrow = isWide == 1 ? SpillableArray(spill: spill) : try input.get(SpillableArray<UInt16>.self, spill: spill)
         let valueCount = try input.get(UInt64.self)
         guard (wide?.count ?? narrow.count) == count, valueCount <= UInt64(count) else { throw BinaryFileError("a category column is damaged") }
-        var values: [[UInt8]] = []
-        for _ in 0..<valueCount { values.append(try input.get([UInt8].self)) }
+        var values: [SpillableArray<UInt8>] = []
+        for _ in 0..<valueCount { values.append(try input.get(SpillableArray<UInt8>.self, spill: nil)) }
         guard (wide?.allSatisfy({ UInt64($0) <= valueCount }) ?? narrow.allSatisfy({ UInt64($0) <= valueCount })) else {
             throw BinaryFileError("a category column names values it does not hold")
         }
@@ -91,12 +96,12 @@ extension IntegerColumn {
         }
     }
 
-    init(reading input: BinaryReader, count: Int) throws {
-        self.init()
+    init(reading input: BinaryReader, count: Int, spill: SpillFile?) throws {
+        self.init(spill: spill)
         if try input.get(UInt8.self) == 1 {
-            wide = try input.get([Int64].self)
+            wide = try input.get(SpillableArray<Int64>.self, spill: spill)
         } else {
-            narrow = try input.get([Int32].self)
+            narrow = try input.get(SpillableArray<Int32>.self, spill: spill)
         }
         guard (wide?.count ?? narrow.count) == count else { throw BinaryFileError("an integer column holds the wrong number of values") }
     }

@@ -9,7 +9,10 @@ extension EventTable {
         var out: [Double] = []
         out.reserveCapacity(count)
         func collect(_ value: (Int) -> Double?) {
-            for e in 0..<count where included(e) { if let v = value(e) { out.append(v) } }
+            for e in 0..<count where included(e) {
+                releaseResident(scanning: e)
+                if let v = value(e) { out.append(v) }
+            }
         }
         switch slots[index] {
         case .magnitude: collect { magnitude[$0].isNaN ? nil : magnitude[$0] }

@@ -15,9 +15,9 @@ public struct PointSet: Sendable {
     /// Fixed-point world y per event.
     public let worldY: [UInt32]
     /// Magnitude per event, NaN when unknown.
-    public let magnitude: [Double]
+    public let magnitude: SpillableArray<Double>
     /// Origin time per event, ms since 1970 UTC.
-    public let time: [Int64]
+    public let time: SpillableArray<Int64>
     /// Priority rank per event: 0 is the most important. Magnitude descending
     /// (unknown last), then time descending (newer first), then id ascending
     /// (`UInt32.max` for an event not held).
@@ -47,6 +47,10 @@ public struct PointSet: Sendable {
         count = table.count
         let worldX = table.longitude.map(WebMercator.worldX(longitude:))
         let worldY = table.latitude.map(WebMercator.worldY(latitude:))
+        // Each step reads a column or two of the table whole: a table in a spill file lets go
+        // of them after it (see `SpillFile`).
+        let spill = table.spill
+        spill?.releaseResident()
         self.worldX = worldX
         self.worldY = worldY
         magnitude = table.magnitude
@@ -56,6 +60,7 @@ public struct PointSet: Sendable {
         // magnitude and time are put in id order after.
         let timeKeys = table.time.map { ~(UInt64(bitPattern: $0) ^ (1 << 63)) }
         let magnitudeKeys = table.magnitude.map(Self.descendingKey)
+        spill?.releaseResident()
         func held(_ order: [UInt32]) -> [UInt32] {
             guard let including else { return order }
             return order.filter { including[Int($0)] }
@@ -64,6 +69,7 @@ public struct PointSet: Sendable {
         RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
                            by: { table.idPrecedes($0, $1) })
         let idKeys = (0..<count).map(table.idPrefixKey)
+        spill?.releaseResident()
         let byID = RadixSort.order(by: idKeys)
         func bySize(_ start: [UInt32]) -> [UInt32] {
             var order = RadixSort.order(by: magnitudeKeys, start: start)
@@ -71,6 +77,7 @@ public struct PointSet: Sendable {
             return order
         }
         let wholeBySize = bySize(byID)
+        spill?.releaseResident()
         self.bySize = held(wholeBySize)
         var apartBySize: [UInt32] = [], apartAfter: [Int] = []
         if let including {

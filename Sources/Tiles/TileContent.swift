@@ -73,6 +73,9 @@ public struct TileContent: Sendable {
     public let events: [UInt32]
     /// Clusters (empty when clustering is off).
     public let clusters: [ClusterFeature]
+    /// Whether the shown events are few among the tile's (a low zoom's tile): they lie far apart
+    /// in the table, and reading them is picking (see `EventTable.releaseResident(picking:)`).
+    public let isSparse: Bool
 
     /// Features in the tile, events and clusters.
     public var featureCount: Int { events.count + clusters.count }
@@ -105,18 +108,21 @@ public struct TileContent: Sendable {
         key = run.key
         events = shown.map(\.event)
         self.clusters = clusters
+        isSparse = shown.count * 16 < run.range.count
     }
 
     /// Every `stride`-th of the events, from the first, and all the clusters: a deterministic
     /// sample of a big tile, whose encoded size estimates the whole tile's.
     public func sample(every stride: Int) -> TileContent {
-        TileContent(key: key, events: Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }, clusters: clusters)
+        TileContent(key: key, events: Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }, clusters: clusters,
+                    isSparse: isSparse)
     }
 
-    private init(key: TileKey, events: [UInt32], clusters: [ClusterFeature]) {
+    private init(key: TileKey, events: [UInt32], clusters: [ClusterFeature], isSparse: Bool) {
         self.key = key
         self.events = events
         self.clusters = clusters
+        self.isSparse = isSparse
     }
 
     private static func cluster(points: PointSet, minZoom: [UInt8], zoom: Int, level: Int, range: Range<Int>) -> ClusterFeature? {

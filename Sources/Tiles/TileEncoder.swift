@@ -41,7 +41,8 @@ public final class TileEncoder: Sendable {
             let minzoomIndex = attributes.firstIndex(of: .minzoom) ?? -1
             let idIndex = attributes.firstIndex(of: .id) ?? -1
             let isCategory = attributes.indices.map(table.isCategory)
-            for e in content.events {
+            for (k, e) in content.events.enumerated() {
+                if content.isSparse { table.releaseResident(picking: k) }
                 let event = Int(e)
                 layer.beginFeature()
                 for index in attributes.indices {

@@ -129,6 +129,61 @@ import Testing
         #expect(column(table) == kept.reversed())
     }
 
+    /// A table whose columns are in a spill file holds what one on the heap holds, through
+    /// removal, appending, reordering, its binary form, and its pages let go of in between.
+    @Test func aTableInASpillFileHoldsWhatOneOnTheHeapHolds() throws {
+        let events = Self.events()
+        let dir = TemporaryDirectory("table-spill")
+        let spill = try #require(SpillFile(directory: dir.url))
+        var table = TilesFixture.table(events, attributes: Self.attributes, spill: spill)
+        var heap = TilesFixture.table(events, attributes: Self.attributes)
+        #expect(table.spill === spill && table.count > 1_000)
+        spill.releaseResident()
+        #expect(Self.contents(table) == Self.contents(heap))
+        let copy = table
+        for t in [0, 1] {
+            var changed = t == 0 ? table : heap
+            changed.removeEvents(Array(stride(from: 1, to: events.count, by: 4)))
+            TilesFixture.append(events[3], to: &changed)
+            changed.reorder((0..<UInt32(changed.count)).reversed())
+            if t == 0 { table = changed } else { heap = changed }
+        }
+        spill.releaseResident()
+        #expect(Self.contents(table) == Self.contents(heap))
+        // The copy taken before kept its values (copy on write, in the file too).
+        #expect(Self.contents(copy) == Self.contents(TilesFixture.table(events, attributes: Self.attributes)))
+        var out = try BinaryWriter(url: dir.path("table.bin"))
+        try table.write(to: &out)
+        try out.finish()
+        let input = try #require(BinaryReader(url: dir.path("table.bin")))
+        let read = try EventTable(reading: input, attributes: Self.attributes, spill: spill)
+        try input.finish()
+        spill.releaseResident()
+        #expect(Self.contents(read) == Self.contents(heap))
+        // Nothing of the file is left in the directory: it has no name.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path).filter { $0.hasPrefix(".spill") }.isEmpty)
+    }
+
+    /// What a spill file holds stops counting against the process once let go of, and comes
+    /// back unchanged when read.
+    @Test func aSpillFileLetsGoOfWhatWasTouched() throws {
+        let dir = TemporaryDirectory("spill-resident")
+        let spill = try #require(SpillFile(directory: dir.url))
+        func residentBytes() throws -> Int {
+            let fields = try String(contentsOfFile: "/proc/self/statm", encoding: .utf8).split(separator: " ")
+            return Int(fields[1])! * Int(sysconf(Int32(_SC_PAGESIZE)))
+        }
+        let values = SpillableArray(0..<UInt64(8_000_000), spill: spill)  // 64 MB
+        let touched = try residentBytes()
+        spill.releaseResident()
+        let released = try residentBytes()
+        #expect(touched - released > 48_000_000, "resident \(touched) bytes before the release, \(released) after")
+        #expect(values.reduce(0, &+) == 8_000_000 * 7_999_999 / 2)
+        var copy = values
+        copy[0] = 42
+        #expect(values[0] == 0 && copy[0] == 42 && copy.count == values.count)
+    }
+
     @Test func arraysLoseTheElementsAtAscendingPositions() {
         var numbers = Array(0..<20)
         numbers.remove(atAscending: [0, 3, 4, 19])

@@ -1,5 +1,6 @@
 import Foundation
 import QuakeCatalog
+import QuakeCommon
 import QuakeTiles
 import TestSupport
 
@@ -16,8 +17,8 @@ enum TilesFixture {
     }
 
     /// An `EventTable` holding `events` with `attributes`, as the exporter fills it from the store.
-    static func table(_ events: [QuakeEvent], attributes: [EventAttribute] = EventAttribute.defaults) -> EventTable {
-        var table = EventTable(attributes: attributes)
+    static func table(_ events: [QuakeEvent], attributes: [EventAttribute] = EventAttribute.defaults, spill: SpillFile? = nil) -> EventTable {
+        var table = EventTable(attributes: attributes, spill: spill)
         for event in events { append(event, to: &table) }
         return table
     }

@@ -42,16 +42,17 @@ struct EventCache {
         return SipHasher.hash(Array(text.utf8))
     }
 
-    /// The cache of version directory `version`, when present, whole, and made with `options`' selection.
-    static func read(out: URL, version: String, options: ExportOptions) -> EventCache? {
+    /// The cache of version directory `version`, when present, whole, and made with `options`'
+    /// selection; its table's columns in `spill`.
+    static func read(out: URL, version: String, options: ExportOptions, spill: SpillFile?) -> EventCache? {
         guard let input = BinaryReader(url: url(out: out)) else { return nil }
         do {
             guard try input.get(UInt64.self) == magic,
                   String(decoding: try input.get([UInt8].self, limit: 256), as: UTF8.self) == version,
                   try input.get(UInt64.self) == selectionDigest(options) else { return nil }
             let tilesDigest = try input.get(UInt64.self)
-            let table = try EventTable(reading: input, attributes: options.attributes)
-            let eventKeys = try input.get([UInt64].self)
+            let table = try EventTable(reading: input, attributes: options.attributes, spill: spill)
+            let eventKeys = try input.get(SpillableArray<UInt64>.self, spill: spill)
             let otherKeys = try input.get([UInt64].self)
             let minZoom = try input.get([UInt8].self)
             let movedKeys = try input.get([UInt64].self)

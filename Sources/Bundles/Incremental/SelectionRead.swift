@@ -45,9 +45,10 @@ enum SelectionRead {
 
     /// Reads the selection of `options`, incrementally when `cache` is given and few rows changed;
     /// `scanned` holds the key of every row (`StoreReader.rowKeys()`). The cache is taken (set to
-    /// `nil`), so that its table is updated in place rather than copied.
+    /// `nil`), so that its table is updated in place rather than copied. A table read whole
+    /// keeps its columns in `spill` (the cache's are where the cache was read to).
     static func read(_ reader: StoreReader, scanned: consuming [(key: UInt64, rowid: Int64)], options: ExportOptions,
-                     cache: inout EventCache?) throws -> Result {
+                     cache: inout EventCache?, spill: SpillFile?) throws -> Result {
         if var taken = cache {
             cache = nil
             if let result = try update(&taken, scanned: scanned, reader: reader, options: options) { return result }
@@ -56,7 +57,7 @@ enum SelectionRead {
         var all = scanned.map(\.key)
         scanned = []
         RadixSort.sort(&all)
-        var (table, keys) = try reader.readSelected(options.selection, attributes: options.attributes)
+        var (table, keys) = try reader.readSelected(options.selection, attributes: options.attributes, spill: spill)
         let others = StoreSnapshot.otherKeys(all: all, selected: keys)
         all = []
         if let order = spatialOrder(table) {
@@ -109,7 +110,7 @@ enum SelectionRead {
         let changed = changedKeys.isEmpty ? [] : scanned.filter { changedKeys.contains($0.key) }.map(\.rowid)
 
         var snapshot = cache.snapshot
-        cache.snapshot = StoreSnapshot(table: EventTable(attributes: options.attributes), eventKeys: [], otherKeys: [])
+        cache.snapshot = StoreSnapshot(table: EventTable(attributes: options.attributes), eventKeys: SpillableArray(), otherKeys: [])
         var removed: [Int] = []
         if !vanished.isEmpty {
             for (event, key) in snapshot.eventKeys.enumerated() where vanished.contains(key) { removed.append(event) }

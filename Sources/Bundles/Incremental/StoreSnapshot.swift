@@ -6,16 +6,16 @@ import QuakeTiles
 struct StoreSnapshot: Sendable {
     /// The selected events.
     var table: EventTable
-    /// The row key of each event of `table`.
-    var eventKeys: [UInt64]
+    /// The row key of each event of `table` (beside its columns, in their spill file if any).
+    var eventKeys: SpillableArray<UInt64>
     /// The row keys of the store's other rows (outside the selection), ascending.
     var otherKeys: [UInt64]
 
     /// The keys of `all` (ascending) that are not among `selected` (any order).
-    static func otherKeys(all: [UInt64], selected: [UInt64]) -> [UInt64] {
+    static func otherKeys(all: [UInt64], selected: SpillableArray<UInt64>) -> [UInt64] {
         // The selected keys are those of some of the rows: as many as all of them means all of them.
         if selected.count == all.count { return [] }
-        var selected = selected
+        var selected = Array(selected)
         RadixSort.sort(&selected)
         var others: [UInt64] = []
         var j = 0
@@ -28,7 +28,7 @@ struct StoreSnapshot: Sendable {
 
     /// The keys of every row: the events' and the others', ascending.
     var allKeys: [UInt64] {
-        var all = eventKeys + otherKeys
+        var all = Array(eventKeys) + otherKeys
         RadixSort.sort(&all)
         return all
     }

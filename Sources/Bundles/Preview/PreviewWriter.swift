@@ -61,6 +61,7 @@ enum PreviewWriter {
         }
         data.raw("],\"ev\":[")
         for (k, e) in events.enumerated() {
+            table.releaseResident(picking: k)
             data.raw(k == 0 ? "[" : ",[")
             rounded(table.longitude[e], 1000)
             data.raw(",")
@@ -161,7 +162,10 @@ enum PreviewWriter {
         let first = timeAxisStart(table.time) / 1000, last = (table.time.max() ?? 0) / 1000
         let step = max(1, (last - first) / Int64(histogramBins) + 1)
         var counts = [Int](repeating: 0, count: histogramBins)
-        for t in table.time { counts[min(histogramBins - 1, max(0, Int((t / 1000 - first) / step)))] += 1 }
+        for (k, t) in table.time.enumerated() {
+            table.releaseResident(scanning: k)
+            counts[min(histogramBins - 1, max(0, Int((t / 1000 - first) / step)))] += 1
+        }
         data.raw(",\"first\":")
         data.integer(first)
         data.raw(",\"last\":")
@@ -183,7 +187,7 @@ extension PreviewWriter {
     /// 1570 in a week of 2018) would otherwise stretch the axis over centuries and leave the
     /// rest one bar at the end; the events before the start are in the first bar and shown
     /// from the slider's left end.
-    static func timeAxisStart(_ times: [Int64]) -> Int64 {
+    static func timeAxisStart(_ times: some RandomAccessCollection<Int64>) -> Int64 {
         guard times.count > 1 else { return times.first ?? 0 }
         let size = max(1, times.count / 1000) + 1
         // The `size` smallest times in a max-heap (its top, the largest of them, is the answer):

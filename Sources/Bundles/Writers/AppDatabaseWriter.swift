@@ -140,11 +140,13 @@ enum AppDatabaseWriter {
     /// per row and SQLite's sorter, and less memory than reading them back from the file.
     private static func fillRTree(_ db: Database, table: EventTable, featureIDs: FeatureIDs) throws {
         let keys = (0..<table.count).map {
-            Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
+            table.releaseResident(scanning: $0)
+            return Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
         }
         let order = RadixSort.order(by: keys) { featureIDs[$0] < featureIDs[$1] }
         try PackedRTree.write(into: "events_rtree", db, count: table.count) { visit in
-            for e in order {
+            for (k, e) in order.enumerated() {
+                table.releaseResident(scanning: k)
                 let event = Int(e)
                 try visit(Int64(featureIDs[event]), table.longitude[event], table.latitude[event])
             }

@@ -1,5 +1,6 @@
 import QuakeCatalog
 import QuakeCommon
+import QuakeTiles
 
 /// JSON text written straight into bytes, for the big files (the GeoJSON zooms and the
 /// preview's data): the same text `JSON` writes (numbers by `JSON.format`, strings escaped
@@ -27,10 +28,10 @@ struct JSONBytes {
     }
 
     /// Appends text bytes (UTF-8; invalid sequences are replaced, as `String(decoding:)` does) quoted and escaped.
-    mutating func string(_ utf8: ArraySlice<UInt8>) {
+    mutating func string(_ utf8: TextBytes) {
         // ASCII, the common case, is valid UTF-8 as it is: no String to make.
         guard utf8.allSatisfy({ $0 < 0x80 }) else { return string(String(decoding: utf8, as: UTF8.self)) }
-        utf8.withUnsafeBufferPointer { quote($0) }
+        utf8.withUnsafeBytes { quote($0.bindMemory(to: UInt8.self)) }
     }
 
     /// Appends valid UTF-8 quoted and escaped.

@@ -22,6 +22,7 @@ struct TilesetMetadata {
         minZoom = options.thinning.minZoom
         maxZoom = options.thinning.maxZoom
         bounds = (table.longitude.min() ?? -180, table.latitude.min() ?? -85, table.longitude.max() ?? 180, table.latitude.max() ?? 85)
+        table.spill?.releaseResident()
         let clusterZooms = records.filter { $0.clusters > 0 }.map(\.key.z)
         var layers: [JSON] = [.object([
             ("id", .string(TileEncoder.eventLayer)),
@@ -62,7 +63,10 @@ struct TilesetMetadata {
     /// One attribute at a time (the GeoJSON zooms are written meanwhile: at a million events
     /// both at once would take the export over its memory budget).
     private static func attributeStats(table: EventTable, points: PointSet, thinning: Thinning) -> [JSON] {
-        table.attributes.indices.map { attributeStats($0, byRank: points.byRank, table: table, thinning: thinning) }
+        table.attributes.indices.map {
+            defer { table.spill?.releaseResident() }  // one column read whole at a time
+            return attributeStats($0, byRank: points.byRank, table: table, thinning: thinning)
+        }
     }
 
     private static func attributeStats(_ index: Int, byRank: [UInt32], table: EventTable, thinning: Thinning) -> JSON {

@@ -22,6 +22,7 @@ enum TimelineWriter {
     static func json(_ table: EventTable) -> JSON {
         var counts: [Int64: [Int]] = [:]
         for i in 0..<table.count {
+            table.releaseResident(scanning: i)
             let day = floorDiv(table.time[i], millisecondsPerDay)
             counts[day, default: Array(repeating: 0, count: bandNames.count)][band(table.magnitude[i])] += 1
         }

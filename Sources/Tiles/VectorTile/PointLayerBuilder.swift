@@ -28,9 +28,9 @@ struct PointLayerBuilder {
 
     /// A tag value.
     enum Value {
-        case text(ArraySlice<UInt8>)
+        case text(TextBytes)
         /// Text known to differ from every other value of the layer (the USGS id): no lookup needed.
-        case uniqueText(ArraySlice<UInt8>)
+        case uniqueText(TextBytes)
         case double(Double)
         case unsigned(UInt64)
         case signed(Int64)
@@ -151,7 +151,7 @@ struct PointLayerBuilder {
         return valueCount - 1
     }
 
-    private mutating func appendText(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+    private mutating func appendText(_ bytes: TextBytes) -> UInt32 {
         values.key(4, .lengthDelimited)
         values.varint(UInt64(1 + ProtobufWriter.varintSize(UInt64(bytes.count)) + bytes.count))
         values.bytesField(1, bytes)

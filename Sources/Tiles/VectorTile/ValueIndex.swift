@@ -17,7 +17,7 @@ struct ValueIndex {
     private var mask: Int
     private(set) var count = 0
     /// The bytes of each text value, by value index (empty for the other kinds).
-    private var texts: [ArraySlice<UInt8>] = []
+    private var texts: [TextBytes] = []
 
     /// A table for about `expected` values.
     init(expected: Int) {
@@ -41,7 +41,7 @@ struct ValueIndex {
     }
 
     /// The index of the text `bytes`, or `nil` after noting it as value `next`.
-    mutating func index(ofText bytes: ArraySlice<UInt8>, next: UInt32) -> UInt32? {
+    mutating func index(ofText bytes: TextBytes, next: UInt32) -> UInt32? {
         if (count + 1) * 2 > keys.count { grow() }
         let key = bytes.withUnsafeBytes(TextHash.of)
         var slot = Self.slot(key, kind: .text) & mask
@@ -53,7 +53,7 @@ struct ValueIndex {
             slot = (slot + 1) & mask
         }
         note(key, kind: .text, index: next, at: slot)
-        while texts.count < Int(next) { texts.append([]) }
+        while texts.count < Int(next) { texts.append(SpillableArray<UInt8>()[...]) }
         texts.append(bytes)
         return nil
     }
