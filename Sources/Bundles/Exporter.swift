@@ -100,15 +100,20 @@ public enum Exporter {
         let kept = options.deltas ? publisher.versions().suffix(options.keep - 1).reversed().map { out.appendingPathComponent($0.name) } : []
         let plannedBases = try DeltaWriter.bases(Array(kept), to: bundleVersion, in: directory, logger: logger)
         let recent = RecentLayer.chosen(options.recentDays, table: table)
-        // The feature ids on one core while this one orders the points; the app database waits for them.
+        // The feature ids on one core while this one orders the points; the app database waits for
+        // them, and packs its R-tree once the points are ordered (both at once took a whole-catalog
+        // export past its memory budget).
         let assigning = BackgroundWork("export.feature-ids") { FeatureID.assign(table) }
+        let pointsOrdered = DispatchGroup()
+        pointsOrdered.enter()
         let appDatabase = BackgroundWork("export.app-database") {
             let (digest, touched) = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table,
                                                                 featureIDs: try assigning.wait(), bundleVersion: bundleVersion,
                                                                 highWaterMark: highWaterMark,
                                                                 recentSince: recent?.since,
                                                                 previous: previousDatabase,
-                                                                to: directory.appendingPathComponent("quakes.sqlite"), logger: logger)
+                                                                to: directory.appendingPathComponent("quakes.sqlite"),
+                                                                packingMayStart: { pointsOrdered.wait() }, logger: logger)
             let started = Stopwatch.threadCPUSeconds()
             let failures = DeltaWriter.writeRows(into: directory, from: plannedBases,
                                                  touched: touched.flatMap { rows in current.map { ($0, rows) } })
@@ -120,6 +125,7 @@ public enum Exporter {
         }
         scratch.waitsFor(appDatabase)
         let (points, featureIDs) = try stopwatch.measure("ordered the points") { () -> (PointSet, FeatureIDs) in
+            defer { pointsOrdered.leave() }
             let points = PointSet(table: table, buildTimeOrder: options.thinning.stride > 1, including: recent?.history)
             let featureIDs = try assigning.wait()
             FreedMemory.release()

@@ -22,6 +22,11 @@ public final class SpillFile: @unchecked Sendable {
     /// Bytes of the file handed out so far (freed stretches are not reused: they are
     /// returned to the file system as holes).
     private var end = 0
+    /// Bytes handed out and not freed.
+    private var live = 0
+    /// A file this small stays resident whole: letting go of it would save less than the page
+    /// faults that bring it back cost.
+    private let residentAllowance: Int
     /// The address space mapped: far more than any file will reach; only `end` bytes exist.
     private static let reserved = 1 << 40
     private static let page = Int(sysconf(Int32(_SC_PAGESIZE)))
@@ -30,8 +35,11 @@ public final class SpillFile: @unchecked Sendable {
     /// then leaves it: the export removes such files as it starts).
     public static let namePrefix = ".spill-"
 
-    /// Makes a nameless file in `directory`; `nil` when the directory cannot hold one.
-    public init?(directory: URL) {
+    /// Makes a nameless file in `directory`; `nil` when the directory cannot hold one. While it
+    /// holds at most `residentAllowance` bytes, `releaseResident()` leaves it be (the default,
+    /// 64 MB, keeps the table of half a million events whole).
+    public init?(directory: URL, residentAllowance: Int = 64 << 20) {
+        self.residentAllowance = residentAllowance
         var template = Array(directory.appendingPathComponent(Self.namePrefix + "XXXXXX").path.utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
@@ -56,7 +64,7 @@ public final class SpillFile: @unchecked Sendable {
         let length = max(Self.page, (bytes + Self.page - 1) / Self.page * Self.page)
         return lock.withLock {
             guard end + length <= Self.reserved, posix_fallocate(descriptor, off_t(end), off_t(length)) == 0 else { return nil }
-            defer { end += length }
+            defer { end += length; live += length }
             return base + end
         }
     }
@@ -65,6 +73,7 @@ public final class SpillFile: @unchecked Sendable {
     func free(_ pointer: UnsafeMutableRawPointer, bytes: Int) {
         let length = max(Self.page, (bytes + Self.page - 1) / Self.page * Self.page)
         madvise(pointer, length, MADV_DONTNEED)
+        lock.withLock { live -= length }
         _ = Self.fallocate?(descriptor, 2 | 1, off_t(pointer - base), off_t(length))  // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE
     }
 
@@ -75,9 +84,10 @@ public final class SpillFile: @unchecked Sendable {
     }()
 
     /// Drops every page of the file from the process's memory (they stay in the page cache and
-    /// on disk, and come back when read). Safe while other threads read or write the columns.
+    /// on disk, and come back when read), unless the file is small enough to stay whole. Safe
+    /// while other threads read or write the columns.
     public func releaseResident() {
-        let used = lock.withLock { end }
+        let used = lock.withLock { live > residentAllowance ? end : 0 }
         if used > 0 { madvise(base, used, MADV_DONTNEED) }
     }
 }

@@ -224,6 +224,15 @@ public struct EventTable: Sendable {
         if k & 0xFFFF == 0xFFFF { spill?.releaseResident() }
     }
 
+    /// The elements of `values` (a column of the table, or its event numbers), read in order
+    /// with `releaseResident(scanning:)` as they are read.
+    public func scanned<C: RandomAccessCollection>(_ values: C) -> LazyMapSequence<C.Indices, C.Element> where C.Index == Int {
+        values.indices.lazy.map { i in
+            releaseResident(scanning: i - values.startIndex)
+            return values[i]
+        }
+    }
+
     /// For a loop that picks events here and there from a table in a spill file: the same,
     /// every 32 events. (Reading one value maps the 64 KB around it, the kernel's fault-around:
     /// picks far apart hold 64 KB of every column each until let go of.)

@@ -25,13 +25,15 @@ public enum FeatureID {
     /// (`bits` narrows the numbers so tests can force collisions.)
     public static func assign(_ table: EventTable, bits: Int = 53) -> FeatureIDs {
         let mask: UInt64 = (1 << UInt64(bits)) - 1
-        let numbers = (0..<table.count).map { base(table.ids[$0]!) & mask }
-        var sorted = numbers
+        func numbers() -> [UInt64] { Array(table.scanned(0..<table.count).map { base(table.ids[$0]!) & mask }) }
+        var sorted = numbers()
         RadixSort.sort(&sorted)
         var shared = Set<UInt64>()
         for (a, b) in zip(sorted, sorted.dropFirst()) where a == b { shared.insert(a) }
         sorted = []
         guard !shared.isEmpty else { return FeatureIDs(ids: table.ids, mask: mask, moved: [:]) }
+        // Collisions are rare: the numbers are made again rather than kept beside the sorted ones.
+        let numbers = numbers()
         var groups: [UInt64: [Int]] = [:]
         for (event, number) in numbers.enumerated() where shared.contains(number) { groups[number, default: []].append(event) }
         let collided = groups.values.flatMap { $0.sorted { table.idPrecedes($0, $1) }.dropFirst() }

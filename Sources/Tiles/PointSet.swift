@@ -10,10 +10,11 @@ import QuakeCommon
 public struct PointSet: Sendable {
     /// Number of events of the table (held or not).
     public let count: Int
-    /// Fixed-point world x per event (see `WebMercator`).
-    public let worldX: [UInt32]
+    /// Fixed-point world x per event (see `WebMercator`). Like `worldY` and `morton`, in the
+    /// table's spill file if it has one: the sweeps of the thinning read their own copies.
+    public let worldX: SpillableArray<UInt32>
     /// Fixed-point world y per event.
-    public let worldY: [UInt32]
+    public let worldY: SpillableArray<UInt32>
     /// Magnitude per event, NaN when unknown.
     public let magnitude: SpillableArray<Double>
     /// Origin time per event, ms since 1970 UTC.
@@ -38,45 +39,35 @@ public struct PointSet: Sendable {
     /// Event numbers in Morton order of their position, ties by rank.
     public let order: [UInt32]
     /// The Morton code of `order[i]`.
-    public let morton: [UInt64]
+    public let morton: SpillableArray<UInt64>
     /// Event numbers by time ascending, ties by id (built only when asked for: `--stride`).
     public let timeOrder: [UInt32]
+
+    /// The spill file of its table (and of its positions and codes), if any.
+    public var spill: SpillFile? { worldX.spill }
 
     /// Builds the point set of `table`, or of the events of it that `including` holds true for.
     public init(table: EventTable, buildTimeOrder: Bool, including: [Bool]? = nil) {
         count = table.count
-        let worldX = table.longitude.map(WebMercator.worldX(longitude:))
-        let worldY = table.latitude.map(WebMercator.worldY(latitude:))
         // Each step reads a column or two of the table whole: a table in a spill file lets go
         // of them after it (see `SpillFile`).
         let spill = table.spill
-        spill?.releaseResident()
+        let worldX = SpillableArray(table.scanned(table.longitude).map(WebMercator.worldX(longitude:)), spill: spill)
+        let worldY = SpillableArray(table.scanned(table.latitude).map(WebMercator.worldY(latitude:)), spill: spill)
         self.worldX = worldX
         self.worldY = worldY
         magnitude = table.magnitude
         time = table.time
 
-        // Radix sorts, each stable: by time descending, then by magnitude descending; equal
-        // magnitude and time are put in id order after.
-        let timeKeys = table.time.map { ~(UInt64(bitPattern: $0) ^ (1 << 63)) }
-        let magnitudeKeys = table.magnitude.map(Self.descendingKey)
-        spill?.releaseResident()
         func held(_ order: [UInt32]) -> [UInt32] {
             guard let including else { return order }
             return order.filter { including[Int($0)] }
         }
-        var byRank = RadixSort.order(by: magnitudeKeys, start: held(RadixSort.order(by: timeKeys)))
-        RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
-                           by: { table.idPrecedes($0, $1) })
-        let idKeys = (0..<count).map(table.idPrefixKey)
+        // Each order in a function of its own: its sort keys (24 bytes an event) are let go of
+        // before the next is made.
+        let byRank = Self.priorityOrder(table, held: held)
         spill?.releaseResident()
-        let byID = RadixSort.order(by: idKeys)
-        func bySize(_ start: [UInt32]) -> [UInt32] {
-            var order = RadixSort.order(by: magnitudeKeys, start: start)
-            RadixSort.sortRuns(&order, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && idKeys[$0] == idKeys[$1] }, by: { table.idPrecedes($0, $1) })
-            return order
-        }
-        let wholeBySize = bySize(byID)
+        let wholeBySize = Self.sizeOrder(table)
         spill?.releaseResident()
         self.bySize = held(wholeBySize)
         var apartBySize: [UInt32] = [], apartAfter: [Int] = []
@@ -99,15 +90,43 @@ public struct PointSet: Sendable {
         self.rank = rank
 
         // By Morton code, equal codes by rank (the events usually come in Morton order already: see SelectionRead).
-        let codes = (0..<count).map { Morton.code(x: worldX[$0], y: worldY[$0]) }
-        order = held(RadixSort.order(by: codes) { rank[$0] < rank[$1] })
-        morton = order.map { codes[Int($0)] }
+        (order, morton) = Self.spatialOrder(worldX: worldX, worldY: worldY, rank: rank, held: held)
 
         if buildTimeOrder {
             timeOrder = held(RadixSort.order(by: table.time.map { UInt64(bitPattern: $0) ^ (1 << 63) }) { table.idPrecedes($0, $1) })
         } else {
             timeOrder = []
         }
+    }
+
+    /// The held events by Morton code of their position, equal codes by rank, with their codes
+    /// (in the positions' spill file).
+    private static func spatialOrder(worldX: SpillableArray<UInt32>, worldY: SpillableArray<UInt32>, rank: [UInt32],
+                                     held: ([UInt32]) -> [UInt32]) -> ([UInt32], SpillableArray<UInt64>) {
+        let codes = (0..<worldX.count).map { Morton.code(x: worldX[$0], y: worldY[$0]) }
+        let order = held(RadixSort.order(by: codes) { rank[$0] < rank[$1] })
+        return (order, SpillableArray(order.lazy.map { codes[Int($0)] }, spill: worldX.spill))
+    }
+
+    /// The held events of `table` by magnitude descending (unknown last), then time descending,
+    /// then id ascending: radix sorts, each stable, by time then by magnitude; equal magnitude
+    /// and time are put in id order after.
+    private static func priorityOrder(_ table: EventTable, held: ([UInt32]) -> [UInt32]) -> [UInt32] {
+        let timeKeys = Array(table.scanned(table.time).map { ~(UInt64(bitPattern: $0) ^ (1 << 63)) })
+        let magnitudeKeys = Array(table.scanned(table.magnitude).map(Self.descendingKey))
+        var byRank = RadixSort.order(by: magnitudeKeys, start: held(RadixSort.order(by: timeKeys)))
+        RadixSort.sortRuns(&byRank, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && timeKeys[$0] == timeKeys[$1] },
+                           by: { table.idPrecedes($0, $1) })
+        return byRank
+    }
+
+    /// Every event of `table` by magnitude descending (unknown last), then id ascending.
+    private static func sizeOrder(_ table: EventTable) -> [UInt32] {
+        let idKeys = Array(table.scanned(0..<table.count).map(table.idPrefixKey))
+        let magnitudeKeys = Array(table.scanned(table.magnitude).map(Self.descendingKey))
+        var order = RadixSort.order(by: magnitudeKeys, start: RadixSort.order(by: idKeys))
+        RadixSort.sortRuns(&order, where: { magnitudeKeys[$0] == magnitudeKeys[$1] && idKeys[$0] == idKeys[$1] }, by: { table.idPrecedes($0, $1) })
+        return order
     }
 
     /// A key that sorts magnitudes descending, unknown (NaN) last.

@@ -135,6 +135,7 @@ enum SpacingSweep {
                 maxima = SpacingSweep.maxima(sweeps.map(\.wholeOnly), zooms: zooms, order: order)
             }
             (self.xs, self.ys, self.eligible) = (xs, ys, eligible)
+            points.spill?.releaseResident()  // the sweeps read the copies, not the point set's positions
         }
     }
 

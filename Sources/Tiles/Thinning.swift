@@ -100,6 +100,7 @@ public struct Thinning: Sendable {
                 Self.guardTiles(zoom: zoom, points: points, options: options, byteLimits: byteLimits,
                                 biggestAt: sweep.biggestAt, minZoom: &minZoom, actions: &cut)
                 cuts.append(cut)
+                points.spill?.releaseResident()  // the zoom's pass over the codes and positions
             }
             actions = cuts.reversed().flatMap { $0 }
         case .grid, .none:

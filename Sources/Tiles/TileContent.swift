@@ -27,7 +27,7 @@ public struct TileRun: Sendable {
     /// The end of the run of codes from `start` for which `inRun` holds (the codes are sorted and
     /// the run is a prefix of what follows): found by galloping, in steps of 1, 2, 4, … then
     /// halving, so a zoom of few tiles costs a few probes per tile, not a look at every event.
-    static func runEnd(_ codes: [UInt64], from start: Int, inRun: (UInt64) -> Bool) -> Int {
+    static func runEnd(_ codes: SpillableArray<UInt64>, from start: Int, inRun: (UInt64) -> Bool) -> Int {
         var inside = start, step = 1
         while inside + step < codes.count && inRun(codes[inside + step]) {
             inside += step

@@ -61,9 +61,11 @@ enum AppDatabaseWriter {
     /// `info` holds the schema, the bundle version (the one the file is part of: an app applying
     /// a delta checks that its file is the delta's base), the store's high-water mark, the event
     /// count and, with a recent layer, `recent_since` (ms: the app draws the events from then on itself).
+    /// `packingMayStart` returns when the R-tree may be packed (the exporter holds it back
+    /// while its own memory peaks).
     static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, bundleVersion: String, highWaterMark: Int64,
                       recentSince: Int64?, previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL,
-                      logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
+                      packingMayStart: () -> Void, logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
         let started = DispatchTime.now()
         var laps: [String] = [], lastCPU = Stopwatch.threadCPUSeconds()
         func lap(_ phase: String) {
@@ -100,6 +102,7 @@ enum AppDatabaseWriter {
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
                     """)
+                packingMayStart()
                 try fillRTree(db, table: table, featureIDs: featureIDs)
                 return .commit
             }
@@ -139,11 +142,7 @@ enum AppDatabaseWriter {
     /// events in (see `SelectionRead`): sorting them here costs less time than an SQL function
     /// per row and SQLite's sorter, and less memory than reading them back from the file.
     private static func fillRTree(_ db: Database, table: EventTable, featureIDs: FeatureIDs) throws {
-        let keys = (0..<table.count).map {
-            table.releaseResident(scanning: $0)
-            return Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
-        }
-        let order = RadixSort.order(by: keys) { featureIDs[$0] < featureIDs[$1] }
+        let order = packingOrder(table: table, featureIDs: featureIDs)
         try PackedRTree.write(into: "events_rtree", db, count: table.count) { visit in
             for (k, e) in order.enumerated() {
                 table.releaseResident(scanning: k)
@@ -151,5 +150,16 @@ enum AppDatabaseWriter {
                 try visit(Int64(featureIDs[event]), table.longitude[event], table.latitude[event])
             }
         }
+    }
+
+    /// The events in the R-tree's packing order: by Morton code of their position, ties by
+    /// feature id. (A function of its own: the codes, 8 bytes an event, are let go of before
+    /// the packing.)
+    private static func packingOrder(table: EventTable, featureIDs: FeatureIDs) -> [UInt32] {
+        let keys = (0..<table.count).map {
+            table.releaseResident(scanning: $0)
+            return Morton.code(x: WebMercator.worldX(longitude: table.longitude[$0]), y: WebMercator.worldY(latitude: table.latitude[$0]))
+        }
+        return RadixSort.order(by: keys) { featureIDs[$0] < featureIDs[$1] }
     }
 }
