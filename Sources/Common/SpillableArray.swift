@@ -36,14 +36,6 @@ public struct SpillableArray<Element: BitwiseCopyable>: RandomAccessCollection, 
         for value in values { append(value) }
     }
 
-    /// `count` copies of `value`, in `spill`.
-    @inlinable
-    public init(repeating value: Element, count: Int, spill: SpillFile? = nil) {
-        storage = Storage(capacity: count, spill: spill)
-        storage.base.initialize(repeating: value, count: count)
-        storedCount = count
-    }
-
     /// `count` values written by `body` into uninitialized storage, in `spill`.
     @inlinable
     public init(count: Int, spill: SpillFile?, initializingWith body: (UnsafeMutableBufferPointer<Element>) throws -> Void) rethrows {
