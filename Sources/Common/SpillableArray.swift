@@ -137,19 +137,8 @@ public struct SpillableArray<Element: BitwiseCopyable>: RandomAccessCollection, 
     /// Removes the values at `positions` (ascending), keeping the order of the rest, in one pass.
     @inlinable
     public mutating func remove(atAscending positions: [Int]) {
-        guard let first = positions.first else { return }
-        var write = first, next = 0
-        withUnsafeMutableBufferPointer { buffer in
-            for read in first..<buffer.count {
-                if next < positions.count && positions[next] == read {
-                    next += 1
-                    continue
-                }
-                buffer[write] = buffer[read]
-                write += 1
-            }
-        }
-        removeLast(count - write)
+        let kept = withUnsafeMutableBufferPointer { $0.compact(removing: positions) }
+        removeLast(count - kept)
     }
 
     @inlinable

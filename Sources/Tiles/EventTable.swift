@@ -244,22 +244,3 @@ public struct EventTable: Sendable {
     /// The USGS id of event `i` as a string.
     public func id(_ i: Int) -> String { String(decoding: ids[i]!, as: UTF8.self) }
 }
-
-extension Array {
-    /// Removes the elements at `positions` (ascending), keeping the order of the rest, in one pass.
-    public mutating func remove(atAscending positions: [Int]) {
-        guard let first = positions.first else { return }
-        var write = first, next = 0
-        withUnsafeMutableBufferPointer { buffer in
-            for read in first..<buffer.count {
-                if next < positions.count && positions[next] == read {
-                    next += 1
-                    continue
-                }
-                buffer[write] = buffer[read]
-                write += 1
-            }
-        }
-        removeLast(count - write)
-    }
-}
