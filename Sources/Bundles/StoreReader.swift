@@ -35,7 +35,7 @@ struct StoreReader: Sendable {
         try rows.forEach(columns: Self.columns(table), of: selection.filter) { row in
             Self.append(row, to: &table)
             keys.append(Self.rowKey(row))
-            if table.count % (1 << 16) == 0 { spill?.releaseResident() }
+            table.releaseResident(scanning: table.count - 1)
         }
         table.shrinkToFit()
         return (table, keys)

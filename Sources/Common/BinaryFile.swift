@@ -118,9 +118,7 @@ public final class BinaryReader {
 
     /// The next array (at most `limit` elements).
     public func get<T: BitwiseCopyable>(_ type: [T].Type, limit: Int = Int(Int32.max)) throws -> [T] {
-        let count = try get(UInt64.self)
-        guard count <= UInt64(limit) else { throw BinaryFileError("an array is longer than its limit") }
-        let n = Int(count)
+        let n = try arrayCount(T.self, limit: limit)
         return try [T](unsafeUninitializedCapacity: n) { storage, initialized in
             try fill(UnsafeMutableRawBufferPointer(storage))
             initialized = n
@@ -129,9 +127,24 @@ public final class BinaryReader {
 
     /// The next array (at most `limit` elements), kept in `spill`.
     public func get<T: BitwiseCopyable>(_ type: SpillableArray<T>.Type, spill: SpillFile?, limit: Int = Int(Int32.max)) throws -> SpillableArray<T> {
+        let n = try arrayCount(T.self, limit: limit)
+        return try SpillableArray(count: n, spill: spill) { try fill(UnsafeMutableRawBufferPointer($0)) }
+    }
+
+    /// The next array's count, checked against `limit` and against what is left of the file (a
+    /// damaged count is refused before any room is made for it).
+    private func arrayCount<T>(_ type: T.Type, limit: Int) throws -> Int {
         let count = try get(UInt64.self)
         guard count <= UInt64(limit) else { throw BinaryFileError("an array is longer than its limit") }
-        return try SpillableArray(count: Int(count), spill: spill) { try fill(UnsafeMutableRawBufferPointer($0)) }
+        var status = stat()
+        let position = lseek(descriptor, 0, SEEK_CUR)
+        if fstat(descriptor, &status) == 0, position >= 0 {
+            let left = Int(status.st_size) - Int(position) + (end - start)
+            guard count <= UInt64(max(0, left) / max(1, MemoryLayout<T>.stride)) else {
+                throw BinaryFileError("an array is longer than the rest of the file")
+            }
+        }
+        return Int(count)
     }
 
     /// Checks the checksum and that nothing follows it.
