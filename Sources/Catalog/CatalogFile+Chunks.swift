@@ -8,14 +8,12 @@ extension CatalogFile {
     /// events all at once. Other kinds (a single Feature, damaged files) come back whole in
     /// the page returned.
     public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
-        guard let body = (try? InputFile.body(of: data, source: source)).map(withoutByteOrderMark),
-              let first = firstSignificantByte(of: body) else {
-            return read(data, source: source)
-        }
-        switch kind(first: first, start: body.prefix(4096)) {
-        case .geoJSON: return GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver)
-        case .csv: return ComCatCSV.read(body, source: source, chunkSize: chunkSize, events: deliver)
-        case .other(let problem): return CatalogPage(problem: "\(source): \(problem)")
+        read(data, source: source) { body in
+            switch kind(of: body, source: source) {
+            case .geoJSON: GeoJSONReader.read(body, source: source, chunkSize: chunkSize, events: deliver)
+            case .csv: ComCatCSV.read(body, source: source, chunkSize: chunkSize, events: deliver)
+            case .other(let problem): CatalogPage(problem: problem)
+            }
         }
     }
 }

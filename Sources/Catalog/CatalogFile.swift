@@ -18,24 +18,33 @@ public enum CatalogFile {
         return read(data, source: url.path)
     }
 
-    /// Reads `data`, naming it `source` in messages.
+    /// Reads `data`, naming it `source` in messages. Damaged gzip is read up to the damage: the
+    /// events before it are kept, and the damage is the page's problem.
     public static func read(_ data: Data, source: String) -> CatalogPage {
-        var body: Data
+        read(data, source: source) { body in
+            switch kind(of: body, source: source) {
+            case .geoJSON: GeoJSONReader.read(body, source: source)
+            case .csv: ComCatCSV.read(body, source: source)
+            case .other(let problem): CatalogPage(problem: problem)
+            }
+        }
+    }
+
+    /// Reads `data` with `reader` given its text (decompressed, without a byte-order mark); a
+    /// gzip bomb is the page's problem, and gzip damage too, after what came before it was read.
+    static func read(_ data: Data, source: String, with reader: (Data) -> CatalogPage) -> CatalogPage {
+        let body: InputFile.Body
         do {
-            body = withoutByteOrderMark(try InputFile.body(of: data, source: source))
-        } catch let problem as InputFile.Problem {
-            return CatalogPage(problem: problem.description)
+            body = try InputFile.body(of: data, source: source)
         } catch {
-            return CatalogPage(problem: "\(source): \(error)")
+            return CatalogPage(problem: error.description)
         }
-        guard let first = firstSignificantByte(of: body) else {
-            return CatalogPage(problem: "\(source): the file is empty")
+        var page = reader(withoutByteOrderMark(body.text))
+        if let damage = body.damage {
+            // The cause, before what the cut made of the text (a feature or row that ends too soon).
+            page.problem = "\(source): \(damage)"
         }
-        switch kind(first: first, start: body.prefix(4096)) {
-        case .geoJSON: return GeoJSONReader.read(body, source: source)
-        case .csv: return ComCatCSV.read(body, source: source)
-        case .other(let problem): return CatalogPage(problem: "\(source): \(problem)")
-        }
+        return page
     }
 
     /// `data` without a UTF-8 byte-order mark at its start (editors on Windows write one).
@@ -63,5 +72,14 @@ public enum CatalogFile {
         if first == 0x5B { return .other("a JSON array, neither GeoJSON (a FeatureCollection, a Feature, one Feature per line, a text sequence) nor ComCat CSV") }
         if start.contains(0) { return .other("a binary file, neither GeoJSON nor ComCat CSV") }
         return .csv
+    }
+
+    /// The kind of the text `body` (named `source`): an empty one is `.other`, its problem named.
+    static func kind(of body: Data, source: String) -> Kind {
+        guard let first = firstSignificantByte(of: body) else { return .other("\(source): the file is empty") }
+        switch kind(first: first, start: body.prefix(4096)) {
+        case .other(let problem): return .other("\(source): \(problem)")
+        case let known: return known
+        }
     }
 }

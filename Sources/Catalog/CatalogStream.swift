@@ -26,6 +26,11 @@ public enum CatalogStream {
             let stream = try DecompressedStream(url: url, limit: InputFile.inflationLimit(compressedBytes: size, maxBytes: maxBytes),
                                                 pieceBytes: pieceBytes)
             try reader.run(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+            // What follows a FeatureCollection's end is read too (not kept): gzip damage there is said, as it is for a file read whole.
+            if reader.page.problem == nil { try stream.drain() }
+            // Damaged gzip ends the text where the damage is; what came before is read, and the
+            // damage is the cause to name (before what the cut made of the last record).
+            if let damage = stream.damage { reader.page.problem = "\(source): \(damage)" }
         } catch {
             reader.page.problem = reader.page.problem ?? "\(source): \(error)"
         }

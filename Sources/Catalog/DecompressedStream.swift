@@ -17,6 +17,9 @@ final class DecompressedStream {
     private var inputEnded = false
     /// Decompressed bytes handed out so far.
     private(set) var total = 0
+    /// What was wrong with the gzip, once the stream met damage (it then ends there, as `gzip -d`
+    /// does: what came before is read).
+    private(set) var damage: String?
 
     /// Opens the file at `url`, which may decompress to at most `limit` bytes.
     init(url: URL, limit: Int, pieceBytes: Int) throws {
@@ -34,10 +37,20 @@ final class DecompressedStream {
         try? handle.close()
     }
 
-    /// Appends the next piece of the file's bytes to `buffer`; false once the file has ended.
-    /// Throws when the file cannot be read, its gzip is damaged, or it passes the limit.
+    /// Appends the next piece of the file's bytes to `buffer`; false once the file has ended,
+    /// or its gzip met damage (see `damage`). Throws when the file cannot be read or it passes the limit.
     func append(to buffer: inout [UInt8]) throws -> Bool {
-        while true {
+        do {
+            return try appendPiece(to: &buffer)
+        } catch let failure as Gzip.Failure {
+            damage = "\(failure.description); read up to there (\(Format.bytes(total)) of text)"
+            inputEnded = true
+            return false
+        }
+    }
+
+    private func appendPiece(to buffer: inout [UInt8]) throws -> Bool {
+        while damage == nil {
             if let gzip {
                 let produced = try gzip.read(into: output)
                 if produced > 0 { return try take(produced, into: &buffer) }
@@ -45,8 +58,8 @@ final class DecompressedStream {
             if inputEnded { return false }
             let data = try handle.read(upToCount: output.count) ?? Data()
             if data.isEmpty {
-                try gzip?.finish()
                 inputEnded = true
+                try gzip?.finish()
                 return false
             }
             guard let gzip else {
@@ -57,6 +70,13 @@ final class DecompressedStream {
             }
             gzip.feed(data)
         }
+        return false
+    }
+
+    /// Reads the rest of the file without keeping it (within the limit), to its end or its gzip damage.
+    func drain() throws {
+        var rest: [UInt8] = []
+        while try append(to: &rest) { rest.removeAll(keepingCapacity: true) }
     }
 
     private func take(_ count: Int, into buffer: inout [UInt8]) throws -> Bool {

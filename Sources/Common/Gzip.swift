@@ -66,9 +66,15 @@ public enum Gzip {
     /// Throws `SizeLimitExceeded` once the output would pass `limit` bytes (a gzip bomb is cut
     /// as it inflates, never held).
     public static func decompress(_ data: Data, limit: Int = .max) throws -> Data {
+        var output = Data()
+        try inflate(data, limit: limit, into: &output)
+        return output
+    }
+
+    /// Decompresses `data` onto the end of `output`, all of it or up to the damage (then throws).
+    private static func inflate(_ data: Data, limit: Int, into output: inout Data) throws {
         let decompressor = try Decompressor()
         decompressor.feed(data)
-        var output = Data()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let produced = try buffer.withUnsafeMutableBytes { try decompressor.read(into: $0) }
@@ -77,12 +83,28 @@ public enum Gzip {
             output.append(contentsOf: buffer[..<produced])
         }
         try decompressor.finish()
-        return output
     }
 
     /// Returns `data` decompressed when it is gzip, unchanged otherwise.
     public static func decompressIfNeeded(_ data: Data, limit: Int = .max) throws -> Data {
         isCompressed(data) ? try decompress(data, limit: limit) : data
+    }
+
+    /// Decompresses gzip data as far as it goes, as `gzip -d` does with a damaged file: a
+    /// truncated download gives the text up to the cut, bytes after the last member that start
+    /// none are left out. Returns that text and, when the data was damaged, what was wrong
+    /// (nil for sound data). Only a gzip bomb throws (`SizeLimitExceeded`): its output is
+    /// never held.
+    public static func salvage(_ data: Data, limit: Int = .max) throws(SizeLimitExceeded) -> (text: Data, damage: String?) {
+        var output = Data()
+        do {
+            try inflate(data, limit: limit, into: &output)
+            return (output, nil)
+        } catch let bomb as SizeLimitExceeded {
+            throw bomb
+        } catch {
+            return (output, "\(error); read up to there (\(Format.bytes(output.count)) of text)")
+        }
     }
 
     /// Decompressed data would pass the limit.

@@ -99,14 +99,25 @@ public enum InputFile {
         return min(maxBytes, max(inflationFloor, overflow ? .max : byRatio))
     }
 
+    /// A file's text: its bytes, decompressed when they are gzip.
+    public struct Body {
+        /// The text, or as much of it as damaged gzip gave.
+        public var text: Data
+        /// What was wrong with the gzip (truncated, corrupt, bytes after its end), when something was.
+        public var damage: String?
+    }
+
     /// `data` decompressed when it is gzip (within `inflationLimit`), unchanged otherwise.
-    /// A gzip file past the limit is a `Problem` naming `source`; damaged gzip throws the
-    /// decompressor's error.
-    public static func body(of data: Data, source: String, maxBytes: Int = defaultMaxBytes) throws -> Data {
+    /// A gzip file past the limit is a `Problem` naming `source`; damaged gzip gives what it
+    /// holds up to the damage, and the damage (`Gzip.salvage`: a truncated download keeps the
+    /// events before the cut, as `gzip -d` would).
+    public static func body(of data: Data, source: String, maxBytes: Int = defaultMaxBytes) throws(Problem) -> Body {
+        guard Gzip.isCompressed(data) else { return Body(text: data) }
         let limit = inflationLimit(compressedBytes: data.count, maxBytes: maxBytes)
         do {
-            return try Gzip.decompressIfNeeded(data, limit: limit)
-        } catch is Gzip.SizeLimitExceeded {
+            let (text, damage) = try Gzip.salvage(data, limit: limit)
+            return Body(text: text, damage: damage)
+        } catch {
             throw Problem(description: "\(source): a gzip file of \(Format.bytes(data.count)) that inflates to more than \(Format.bytes(limit)) (at most \(inflationRatio) times its size, and --max-file-size); not read")
         }
     }

@@ -132,10 +132,10 @@ final class SourceReader: @unchecked Sendable {
         } catch {
             return put(.source(.unreadable(source, message: error.description)), lookahead: lookahead)
         }
-        let body: Data
+        let body: InputFile.Body
         do {
             body = try InputFile.body(of: data, source: source.name, maxBytes: source.maxBytes)
-        } catch let problem as InputFile.Problem {
+        } catch {
             // A gzip bomb: recorded as a damaged source, with the reason, and never inflated again.
             let sha256 = source.sha256 ?? SHA256.hex(data)
             if seen.contains(sha256) {
@@ -143,22 +143,23 @@ final class SourceReader: @unchecked Sendable {
             }
             seen.insert(sha256)
             return put(.source(.read(source, sha256: sha256)), lookahead: lookahead)
-                && put(.part(.end(SourceEnd(rejects: [], problem: problem.description, excerpt: ""))), lookahead: lookahead)
-        } catch {
-            body = data // damaged gzip: CatalogFile.read names the damage
+                && put(.part(.end(SourceEnd(rejects: [], problem: error.description, excerpt: ""))), lookahead: lookahead)
         }
-        let sha256 = source.sha256 ?? SHA256.hex(body)
+        // Damaged gzip counts by its bytes as stored: the same text may come whole in a sound file later.
+        let sha256 = source.sha256 ?? (body.damage == nil ? SHA256.hex(body.text) : SHA256.hex(data))
         if seen.contains(sha256) {
             return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
         }
         seen.insert(sha256)
         guard put(.source(.read(source, sha256: sha256)), lookahead: lookahead) else { return false }
         var going = true
-        let page = CatalogFile.read(body, source: source.name, chunkSize: chunkSize) { events in
+        // The text again through the reader (plain now, so nothing is inflated twice), which names gzip damage after reading what came before it.
+        var page = CatalogFile.read(body.text, source: source.name, chunkSize: chunkSize) { events in
             if going { going = put(.part(.events(EventChunk(events))), lookahead: lookahead) }
         }
+        if let damage = body.damage { page.problem = "\(source.name): \(damage)" }
         if going && !page.events.isEmpty { going = put(.part(.events(EventChunk(page.events))), lookahead: lookahead) }
-        let excerpt = page.problem == nil ? "" : String(decoding: body.prefix(Reject.maximumRawLength), as: UTF8.self)
+        let excerpt = page.problem == nil ? "" : String(decoding: body.text.prefix(Reject.maximumRawLength), as: UTF8.self)
         return going && put(.part(.end(SourceEnd(rejects: page.rejects, problem: page.problem, excerpt: excerpt))), lookahead: lookahead)
     }
 

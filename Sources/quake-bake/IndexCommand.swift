@@ -73,7 +73,9 @@ struct IndexCommand: AsyncParsableCommand {
                 }
                 if !summary.damaged.isEmpty {
                     let one = summary.damaged.count == 1
-                    throw QuakeBakeError("\(Self.some(summary.damaged.count, of: summary.sources.count, "source")) \(one ? "was" : "were") damaged (\(one ? "its" : "their") good events are indexed; see the rejects table): \(summary.damaged.joined(separator: "; "))",
+                    let kept = summary.sources.contains { $0.problem != nil && $0.events > 0 }
+                        ? "the events read before the damage are indexed" : "no event could be read from \(one ? "it" : "them")"
+                    throw QuakeBakeError("\(Self.some(summary.damaged.count, of: summary.sources.count, "source")) \(one ? "was" : "were") damaged (\(kept); see the rejects table): \(summary.damaged.joined(separator: "; "))",
                                          exitStatus: .dataError)
                 }
                 if let source = summary.allRefused.first {

@@ -64,4 +64,30 @@ import TestSupport
             try Self.expectSameAsWhole(url, name)
         }
     }
+
+    /// Damaged gzip (a download cut short, bytes after the last member) is read up to the damage,
+    /// as `gzip -d` reads it, whole and streamed alike: the events before it are kept and the
+    /// damage is the file's problem.
+    @Test func damagedGzipIsReadUpToTheDamage() throws {
+        let directory = TemporaryDirectory("catalog-stream")
+        for name in ["feed-all_week-2020-06.geojson.gz", "query-m6-1973-2023.csv.gz"] {
+            let gzip = try Data(contentsOf: TestData.usgs(name))
+            let sound = CatalogFile.read(TestData.usgs(name)).events
+            let cases = [("cut-" + name, gzip.prefix(gzip.count * 2 / 3), "gzip: data is truncated"),
+                         ("trailing-" + name, gzip + Data("<html>502 Bad Gateway</html>".utf8), "start no gzip member")]
+            for (file, bytes, damage) in cases {
+                let url = directory.url.appendingPathComponent(file)
+                try bytes.write(to: url)
+                let whole = CatalogFile.read(url)
+                #expect(whole.problem?.hasPrefix("\(url.path): ") == true && whole.problem?.contains(damage) == true, "\(file): \(whole.problem ?? "no problem")")
+                if file.hasPrefix("trailing") {
+                    #expect(whole.events == sound, "\(file): \(whole.events.count) of \(sound.count) events")
+                } else {
+                    #expect(whole.events.count > sound.count / 2 && whole.events == Array(sound.prefix(whole.events.count)),
+                            "\(file): \(whole.events.count) of \(sound.count) events")
+                }
+                try Self.expectSameAsWhole(url, file)
+            }
+        }
+    }
 }

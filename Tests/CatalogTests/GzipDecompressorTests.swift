@@ -70,6 +70,11 @@ import TestSupport
         for piece in [1, 7, trailing.count] {
             #expect(Self.failure { try Self.streamed(trailing, pieceSize: piece, outputSize: 4_096) } == said, "pieces of \(piece)")
         }
+        // Salvaged, they are left out and the text is whole.
+        let salvaged = try Gzip.salvage(trailing)
+        #expect(salvaged.text == first + second && salvaged.damage?.hasPrefix(said) == true)
+        let sound = try Gzip.salvage(members)
+        #expect(sound.text == first + second && sound.damage == nil)
     }
 
     @Test func dataCutAnywhereInsideAMemberIsTruncated() throws {
@@ -80,7 +85,13 @@ import TestSupport
             let prefix = two.prefix(cut)
             #expect(Self.failure { try Gzip.decompress(prefix) } == "gzip: data is truncated", "cut at \(cut)")
             #expect(Self.failure { try Self.streamed(prefix, pieceSize: 97, outputSize: 1_000) } == "gzip: data is truncated", "cut at \(cut)")
+            // Salvaged as gzip -d does: the text up to the cut, and the damage said.
+            let (salvaged, damage) = try Gzip.salvage(prefix)
+            #expect((text + text).starts(with: salvaged) && damage == "gzip: data is truncated; read up to there (\(Format.bytes(salvaged.count)) of text)",
+                    "cut at \(cut)")
         }
+        // Past the last member, as much text as the member gave (zlib gives what it has decoded).
+        #expect(try Gzip.salvage(two.prefix(two.count - 20)).text.count > text.count)
         // Cut exactly between members, the data is whole.
         #expect(try Self.streamed(two.prefix(member.count), pieceSize: 97, outputSize: 1_000) == text)
     }
