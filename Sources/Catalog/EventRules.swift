@@ -6,6 +6,11 @@ enum EventRules {
     /// place name is damage, not data).
     static let maximumFieldLength = 65_536
 
+    /// Most entries kept in a list field (`ids`, `sources`, `types`): ComCat's events list at
+    /// most a handful of ids and sources and about twenty product types. A list of thousands is
+    /// damage, and every id of it would cost the store a lookup and a row.
+    static let maximumListLength = 256
+
     /// Checks a drafted event and normalises its longitude into [-180, 180].
     /// Returns the reason it cannot be stored, or `nil` when it is fine.
     static func check(_ event: inout QuakeEvent) -> String? {
@@ -42,7 +47,8 @@ enum EventRules {
             ?? check("horizontalError", event.horizontalError) ?? check("depthError", event.depthError) ?? check("magError", event.magError)
     }
 
-    /// The first text field longer than `maximumFieldLength`, in words.
+    /// The first text field longer than `maximumFieldLength`, or list longer than
+    /// `maximumListLength` entries or `maximumFieldLength` bytes, in words.
     private static func tooLong(_ event: QuakeEvent) -> String? {
         func check(_ name: String, _ value: String?) -> String? {
             guard let value, value.utf8.count > maximumFieldLength else { return nil }
@@ -52,8 +58,16 @@ enum EventRules {
             ?? check("detail", event.detail) ?? check("net", event.net) {
             return problem
         }
-        return check("code", event.code) ?? check("type", event.eventType) ?? check("magType", event.magType)
-            ?? check("status", event.status) ?? check("alert", event.alert)
+        if let problem = check("code", event.code) ?? check("type", event.eventType) ?? check("magType", event.magType)
+            ?? check("status", event.status) ?? check("alert", event.alert) {
+            return problem
+        }
+        func checkList(_ name: String, _ list: [String]) -> String? {
+            if list.count > maximumListLength { return "\(name) lists \(list.count) entries (limit \(maximumListLength))" }
+            let bytes = list.reduce(0) { $0 + $1.utf8.count + 1 }
+            return bytes > maximumFieldLength ? "\(name) is \(bytes) bytes long (limit \(maximumFieldLength))" : nil
+        }
+        return checkList("ids", event.ids) ?? checkList("sources", event.sources) ?? checkList("types", event.types)
     }
 
     /// Wraps a longitude in [-360, 360] into [-180, 180]; ±180 are kept as written.

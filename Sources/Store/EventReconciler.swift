@@ -129,7 +129,8 @@ final class EventReconciler {
         let ids = claimed.filter { !keptAway.contains($0) }
 
         if let standing = standing(incumbents, newID: event.id), incumbents[standing].updated >= event.updated {
-            return try keep(incumbents[standing], over: incumbents, joining: everyIDKnown ? [] : ids.filter { id in !shared.contains { $0.id == id } })
+            let sharedIDs = Set(shared.map(\.id))
+            return try keep(incumbents[standing], over: incumbents, joining: everyIDKnown ? [] : ids.filter { !sharedIDs.contains($0) })
         }
         let live = incumbents.filter { $0.rowid != nil }
         if event.isDeleted {
@@ -158,9 +159,16 @@ final class EventReconciler {
     }
 
     /// Every id `event` claims, each once, preferred first: `QuakeEvent.allIds`, without the
-    /// set it builds (an event has one id or a few, so a look along the list is cheaper).
+    /// set it builds when the event has a few ids (as nearly every one has: a look along the
+    /// list is cheaper); a long list (a file that lists thousands) goes through a set, so that
+    /// it costs its length, not its square.
     private static func claimedIDs(of event: QuakeEvent) -> [String] {
         var all = [event.id]
+        if event.ids.count > 16 {
+            var seen: Set<String> = [event.id]
+            for other in event.ids where !other.isEmpty && seen.insert(other).inserted { all.append(other) }
+            return all
+        }
         for other in event.ids where !other.isEmpty && !all.contains(other) { all.append(other) }
         return all
     }

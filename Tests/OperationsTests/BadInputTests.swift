@@ -49,6 +49,7 @@ import TestSupport
         BadFile(file: "sequence-stray-bytes.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x91",
                 rejects: 2, message: nil),
         BadFile(file: "shared-secondary-id.geojson", exitStatus: .success, stored: 2, reject: nil, rejects: 0, message: nil),
+        BadFile(file: "five-thousand-ids.geojson", exitStatus: .success, stored: 1, reject: "ids lists 5001 entries (limit 256)", rejects: 1, message: nil),
         BadFile(file: "truncated-download.geojson.gz", exitStatus: .dataError, stored: 3, reject: "truncated", rejects: 2,
                 message: "truncated-download.geojson.gz: gzip: data is truncated; read up to there (2.9 KB of text)"),
         BadFile(file: "trailing-bytes.geojson.gz", exitStatus: .dataError, stored: 5, reject: "start no gzip member", rejects: 1,
