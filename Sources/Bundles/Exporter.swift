@@ -69,6 +69,13 @@ public enum Exporter {
             spill?.releaseResident()
             return read
         }
+        if read.changes == nil {
+            // A full read says what it left out (an incremental one reads too little to tell).
+            let misplaced = try reader.rows.misplacedRows()
+            if misplaced.count > 0 {
+                logger.warning("\(store.path): \(Format.count(misplaced.count, "row")) with a position outside -180…180, -90…90 left out of the bundle (written behind quake-bake's back?): \(misplaced.examples.joined(separator: ", "))")
+            }
+        }
         let table = read.snapshot.table
         let contentDigest = Self.contentDigest(table)
         let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest)

@@ -56,6 +56,21 @@ public struct StoreRows: Sendable {
         return [events, try Int64.fetchOne(db, sql: "SELECT max(updated) FROM tombstones")].compactMap { $0 }.max()
     }
 
+    /// Rows of `events` whose position is not a number within -180…180, -90…90: how many, and
+    /// the first three (id and position). The index never stores one; a store written to
+    /// behind its back may hold some, and no read of `EventFilter` selects them (a position
+    /// like that cannot be drawn, and would make no tile).
+    public func misplacedRows() throws -> (count: Int, examples: [String]) {
+        try queue.read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT id, quote(longitude), quote(latitude), count(*) OVER () FROM events
+                 WHERE NOT (longitude BETWEEN -180 AND 180 AND latitude BETWEEN -90 AND 90) ORDER BY rowid LIMIT 3
+                """)
+            let examples = rows.map { row in "\(row[0] as String? ?? "(no id)") (longitude \(row[1] as String), latitude \(row[2] as String))" }
+            return (rows.first.map { $0[3] as Int } ?? 0, examples)
+        }
+    }
+
     /// The number of rows of `events`.
     public func count() throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }
@@ -173,7 +188,8 @@ public struct EventFilter: Sendable, Hashable {
     public var eventTypes: [String]
 
     /// Rows with an origin time in `since..<until`, a magnitude of at least `minMagnitude`, inside
-    /// `bbox`, of one of `eventTypes` (every type when empty); never deleted ones.
+    /// `bbox`, of one of `eventTypes` (every type when empty); never deleted ones, and never one
+    /// whose position is not a number within -180…180, -90…90 (see `StoreRows.misplacedRows()`).
     public init(since: Int64? = nil, until: Int64? = nil, minMagnitude: Double? = nil, bbox: BoundingBox? = nil, eventTypes: [String] = []) {
         self.since = since
         self.until = until
@@ -185,7 +201,7 @@ public struct EventFilter: Sendable, Hashable {
     /// The SQL condition over the columns of `table`, with its arguments in order.
     public func condition(table: String) -> (String, [DatabaseValueConvertible]) {
         let t = table + "."
-        var parts = ["\(t)time IS NOT NULL", "\(t)longitude IS NOT NULL", "\(t)latitude IS NOT NULL",
+        var parts = ["\(t)time IS NOT NULL", "\(t)longitude BETWEEN -180 AND 180", "\(t)latitude BETWEEN -90 AND 90",
                      "(\(t)status IS NULL OR \(t)status <> 'deleted')"]
         var arguments: [DatabaseValueConvertible] = []
         if let since { parts.append("\(t)time >= ?"); arguments.append(since) }

@@ -43,4 +43,29 @@ import TestSupport
         let timeline = try JSONSerialization.jsonObject(with: Data(contentsOf: current)) as? [String: Any]
         #expect(timeline?["total"] as? Int == 456)
     }
+
+    /// Positions no index writes (latitude 1000, longitude -5000, infinite, text) once made the
+    /// PMTiles writer trap on the bundle's bounds: such rows are left out of the bundle, said.
+    @Test func storedPositionsOutOfRangeAreLeftOutAndSaid() async throws {
+        let directory = TemporaryDirectory("poison")
+        let workspace = Workspace(root: directory.path("ws"))
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--from", BadInputTests.good.path]).checked()
+        let queue = try DatabaseQueue(path: workspace.storePath.path)
+        let misplaced = try await queue.write { db in
+            let ids = try String.fetchAll(db, sql: "SELECT id FROM events ORDER BY rowid LIMIT 3")
+            try db.execute(sql: "UPDATE events SET latitude = 1000, longitude = -5000 WHERE id = ?", arguments: [ids[0]])
+            try db.execute(sql: "UPDATE events SET longitude = 1e999 WHERE id = ?", arguments: [ids[1]])
+            try db.execute(sql: "UPDATE events SET latitude = 'north' WHERE id = ?", arguments: [ids[2]])
+            return ids
+        }
+        try queue.close()
+        let out = directory.path("out")
+        let outcome = try await QuakeBakeCLI.run(["export", "--workspace", workspace.root.path, "--out", out.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("3 rows with a position outside -180…180, -90…90 left out of the bundle"), "\(outcome.standardError)")
+        #expect(outcome.standardError.contains("\(misplaced[0]) (longitude -5000.0, latitude 1000.0)"), "\(outcome.standardError)")
+        let app = try DatabaseQueue(path: out.appendingPathComponent("current/quakes.sqlite").path)
+        let ids = try await app.read { db in try Set(String.fetchAll(db, sql: "SELECT id FROM events")) }
+        #expect(ids.count == 453 && ids.isDisjoint(with: misplaced))
+    }
 }
