@@ -114,8 +114,8 @@ public enum Archive {
         guard let journal = try Journal.reader(of: workspace) else { return [] }
         return try journal.read { db in
             try Row.fetchAll(db, sql: "SELECT id, file, sha256, url, event_count FROM pages ORDER BY id").map { row in
-                ArchivedPage(sequence: row["id"], file: workspace.root.appendingPathComponent(row["file"] as String),
-                             sha256: row["sha256"], requestURL: row["url"], eventCount: row["event_count"])
+                try ArchivedPage(sequence: row.decode(forColumn: "id"), file: workspace.root.appendingPathComponent(row.decode(forColumn: "file") as String),
+                             sha256: row.decode(forColumn: "sha256"), requestURL: row.decode(forColumn: "url"), eventCount: row.decode(forColumn: "event_count"))
             }
         }
     }

@@ -79,7 +79,7 @@ extension Journal {
         try queue.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT count(*) AS n, coalesce(sum(event_count), 0) AS e, coalesce(sum(bytes), 0) AS b FROM pages WHERE run_id = ?",
                                        arguments: [runID])!
-            return (row["n"], row["e"], row["b"])
+            return try (row.decode(forColumn: "n"), row.decode(forColumn: "e"), row.decode(forColumn: "b"))
         }
     }
 
@@ -91,8 +91,8 @@ extension Journal {
                 if let existing = try Row.fetchOne(db, sql: "SELECT * FROM windows WHERE run_id = ? AND start_ms = ? AND end_ms = ?",
                                                    arguments: [runID, part.start, part.end]) {
                     try db.execute(sql: "UPDATE windows SET state = 'planned', planned_count = ?, counted = ? WHERE id = ?",
-                                   arguments: [part.count, part.counted, existing["id"] as Int64])
-                    return WindowRecord(id: existing["id"], start: part.start, end: part.end, plannedCount: part.count, counted: part.counted)
+                                   arguments: [part.count, part.counted, existing.decode(Int64.self, forColumn: "id")])
+                    return try WindowRecord(id: existing.decode(forColumn: "id"), start: part.start, end: part.end, plannedCount: part.count, counted: part.counted)
                 }
                 return WindowRecord(id: try insert(part, runID: runID, db), start: part.start, end: part.end, plannedCount: part.count,
                                     counted: part.counted)
@@ -133,7 +133,7 @@ extension Journal {
         try queue.read { db in
             let row = try Row.fetchOne(db, sql: "SELECT max(max_updated) AS u, min(generated) AS g FROM pages WHERE run_id = ?",
                                        arguments: [runID])!
-            return (row["u"], row["g"])
+            return try (row.decode(forColumn: "u"), row.decode(forColumn: "g"))
         }
     }
 
@@ -146,13 +146,14 @@ extension Journal {
         }
     }
 
-    private static func run(_ row: Row) -> RunRecord {
-        RunRecord(id: row["id"], mode: row["mode"], updatedAfter: row["updated_after"],
-                  startedAt: ISOTime.parse(row["started_at"] as String) ?? 0, state: row["state"], highWaterMark: row["high_water_mark"], cap: row["cap"])
+    private static func run(_ row: Row) throws -> RunRecord {
+        try RunRecord(id: row.decode(forColumn: "id"), mode: row.decode(forColumn: "mode"), updatedAfter: row.decode(forColumn: "updated_after"),
+                      startedAt: ISOTime.parse(row.decode(forColumn: "started_at") as String) ?? 0, state: row.decode(forColumn: "state"),
+                      highWaterMark: row.decode(forColumn: "high_water_mark"), cap: row.decode(forColumn: "cap"))
     }
 
-    private static func window(_ row: Row) -> WindowRecord {
-        WindowRecord(id: row["id"], start: row["start_ms"], end: row["end_ms"], plannedCount: row["planned_count"], counted: row["counted"])
+    private static func window(_ row: Row) throws -> WindowRecord {
+        try WindowRecord(id: row.decode(forColumn: "id"), start: row.decode(forColumn: "start_ms"), end: row.decode(forColumn: "end_ms"), plannedCount: row.decode(forColumn: "planned_count"), counted: row.decode(forColumn: "counted"))
     }
 }
 

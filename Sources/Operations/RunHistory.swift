@@ -111,13 +111,13 @@ struct RunHistory {
             guard try db.tableExists("runs") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit])
         }
-        return rows.enumerated().map { index, row in
-            var outcome: String = row["outcome"]
+        return try rows.enumerated().map { index, row in
+            var outcome: String = try row.decode(forColumn: "outcome")
             if outcome == "running" && !(lockHeld && index == 0) { outcome = "interrupted" }
-            return RecordedRun(id: row["id"], command: row["command"], startedAt: row["started_at"], finishedAt: row["finished_at"],
-                               stage: row["stage"], outcome: outcome, exitCode: row["exit_code"], eventsFetched: row["events_fetched"],
-                               eventsChanged: row["events_changed"], rejected: row["rejected"], bundleVersion: row["bundle_version"],
-                               message: row["message"])
+            return try RecordedRun(id: row.decode(forColumn: "id"), command: row.decode(forColumn: "command"), startedAt: row.decode(forColumn: "started_at"), finishedAt: row.decode(forColumn: "finished_at"),
+                               stage: row.decode(forColumn: "stage"), outcome: outcome, exitCode: row.decode(forColumn: "exit_code"), eventsFetched: row.decode(forColumn: "events_fetched"),
+                               eventsChanged: row.decode(forColumn: "events_changed"), rejected: row.decode(forColumn: "rejected"), bundleVersion: row.decode(forColumn: "bundle_version"),
+                               message: row.decode(forColumn: "message"))
         }
     }
 

@@ -14,7 +14,9 @@ final class TileArchive: @unchecked Sendable {
         self.version = version
         queue = try ReadOnlyDatabase.open(file.path)
         let metadata = try queue.read { db in
-            try Dictionary(uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT name, value FROM metadata").map { ($0["name"] as String, $0["value"] as String) })
+            // Any file given as a bundle: the first of names written twice, values of any kind read as text.
+            try Dictionary(Row.fetchAll(db, sql: "SELECT CAST(name AS TEXT), CAST(value AS TEXT) FROM metadata WHERE name IS NOT NULL")
+                .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String?.self, atIndex: 1) ?? "") }, uniquingKeysWith: { first, _ in first })
         }
         minZoom = Int(metadata["minzoom"] ?? "") ?? 0
         maxZoom = Int(metadata["maxzoom"] ?? "") ?? 0

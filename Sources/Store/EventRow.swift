@@ -17,40 +17,42 @@ enum EventRow {
     static let selectSQL = "SELECT \(columns.dropLast().joined(separator: ", ")) FROM events"
 
     /// The event stored in `row` (selected with `selectSQL`): the same value that was indexed.
-    static func event(from row: Row) -> QuakeEvent {
-        var e = QuakeEvent(id: row["id"], updated: row["updated"], time: row["time"],
-                           longitude: row["longitude"], latitude: row["latitude"])
-        e.ids = CommaList.parse(row["ids"])
-        e.sources = CommaList.parse(row["sources"])
-        e.types = CommaList.parse(row["types"])
-        e.depthKm = row["depth_km"]
-        e.mag = row["mag"]
-        e.magType = row["mag_type"]
-        e.place = row["place"]
-        e.status = row["status"]
-        e.eventType = row["event_type"]
-        e.net = row["net"]
-        e.code = row["code"]
-        e.felt = row["felt"]
-        e.cdi = row["cdi"]
-        e.mmi = row["mmi"]
-        e.alert = row["alert"]
-        e.tsunami = row["tsunami"]
-        e.sig = row["sig"]
-        e.nst = row["nst"]
-        e.dmin = row["dmin"]
-        e.rms = row["rms"]
-        e.gap = row["gap"]
-        e.title = row["title"]
-        e.url = row["url"]
-        e.detail = row["detail"]
-        e.tz = row["tz"]
-        e.horizontalError = row["horizontal_error"]
-        e.depthError = row["depth_error"]
-        e.magError = row["mag_error"]
-        e.magNst = row["mag_nst"]
-        e.locationSource = row["location_source"]
-        e.magSource = row["mag_source"]
+    /// A value of the wrong kind (text where a number belongs, a blob: only a store written
+    /// behind quake-bake's back holds one) throws, naming the column, rather than trapping.
+    static func event(from row: Row) throws -> QuakeEvent {
+        var e = try QuakeEvent(id: row.decode(forColumn: "id"), updated: row.decode(forColumn: "updated"), time: row.decode(forColumn: "time"),
+                           longitude: row.decode(forColumn: "longitude"), latitude: row.decode(forColumn: "latitude"))
+        e.ids = CommaList.parse(try row.decode(forColumn: "ids"))
+        e.sources = CommaList.parse(try row.decode(forColumn: "sources"))
+        e.types = CommaList.parse(try row.decode(forColumn: "types"))
+        e.depthKm = try row.decode(forColumn: "depth_km")
+        e.mag = try row.decode(forColumn: "mag")
+        e.magType = try row.decode(forColumn: "mag_type")
+        e.place = try row.decode(forColumn: "place")
+        e.status = try row.decode(forColumn: "status")
+        e.eventType = try row.decode(forColumn: "event_type")
+        e.net = try row.decode(forColumn: "net")
+        e.code = try row.decode(forColumn: "code")
+        e.felt = try row.decode(forColumn: "felt")
+        e.cdi = try row.decode(forColumn: "cdi")
+        e.mmi = try row.decode(forColumn: "mmi")
+        e.alert = try row.decode(forColumn: "alert")
+        e.tsunami = try row.decode(forColumn: "tsunami")
+        e.sig = try row.decode(forColumn: "sig")
+        e.nst = try row.decode(forColumn: "nst")
+        e.dmin = try row.decode(forColumn: "dmin")
+        e.rms = try row.decode(forColumn: "rms")
+        e.gap = try row.decode(forColumn: "gap")
+        e.title = try row.decode(forColumn: "title")
+        e.url = try row.decode(forColumn: "url")
+        e.detail = try row.decode(forColumn: "detail")
+        e.tz = try row.decode(forColumn: "tz")
+        e.horizontalError = try row.decode(forColumn: "horizontal_error")
+        e.depthError = try row.decode(forColumn: "depth_error")
+        e.magError = try row.decode(forColumn: "mag_error")
+        e.magNst = try row.decode(forColumn: "mag_nst")
+        e.locationSource = try row.decode(forColumn: "location_source")
+        e.magSource = try row.decode(forColumn: "mag_source")
         return e
     }
 }

@@ -39,16 +39,20 @@ public final class EventStore {
         try database.queue.read { db in
             func groups(_ column: String) throws -> [String: Int] {
                 var counts: [String: Int] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT coalesce(\(column), ''), count(*) FROM events GROUP BY 1") {
-                    counts[row[0]] = row[1]
+                for row in try Row.fetchAll(db, sql: "SELECT CAST(coalesce(\(column), '') AS TEXT), count(*) FROM events GROUP BY 1") {
+                    try counts[row.decode(atIndex: 0)] = row.decode(atIndex: 1)
                 }
                 return counts
             }
             let events = try Row.fetchOne(db, sql: "SELECT count(*), min(time), max(time), min(mag), max(mag) FROM events")!
             var statistics = StoreStatistics()
-            statistics.events = events[0]
-            if let first: Int64 = events[1], let last: Int64 = events[2] { statistics.timeRange = first...last }
-            if let low: Double = events[3], let high: Double = events[4] { statistics.magnitudeRange = low...high }
+            statistics.events = try events.decode(atIndex: 0)
+            if let first: Int64 = try events.decode(atIndex: 1), let last: Int64 = try events.decode(atIndex: 2), first <= last {
+                statistics.timeRange = first...last
+            }
+            if let low: Double = try events.decode(atIndex: 3), let high: Double = try events.decode(atIndex: 4), low <= high {
+                statistics.magnitudeRange = low...high
+            }
             statistics.highWaterMark = try StoreRows.highWaterMark(db)
             statistics.tombstones = try Int.fetchOne(db, sql: "SELECT count(*) FROM tombstones") ?? 0
             statistics.rejects = try Int.fetchOne(db, sql: "SELECT count(*) FROM rejects") ?? 0
@@ -67,7 +71,7 @@ public final class EventStore {
             let row = try Row.fetchOne(db, sql: """
                 \(EventRow.selectSQL) WHERE id = (SELECT preferred FROM event_ids WHERE id = ?)
                 """, arguments: [id])
-            return row.map(EventRow.event(from:))
+            return try row.map(EventRow.event(from:))
         }
     }
 
@@ -92,7 +96,8 @@ public final class EventStore {
             try Row.fetchOne(db, sql: """
                 SELECT id, ids, updated, source FROM tombstones WHERE id = (SELECT preferred FROM event_ids WHERE id = ?)
                 """, arguments: [id]).map {
-                Tombstone(id: $0["id"], ids: CommaList.parse($0["ids"]), updated: $0["updated"], source: $0["source"])
+                try Tombstone(id: $0.decode(forColumn: "id"), ids: CommaList.parse($0.decode(forColumn: "ids")), updated: $0.decode(forColumn: "updated"),
+                              source: $0.decode(forColumn: "source"))
             }
         }
     }
@@ -101,7 +106,8 @@ public final class EventStore {
     public func tombstones() throws -> [Tombstone] {
         try database.queue.read { db in
             try Row.fetchAll(db, sql: "SELECT id, ids, updated, source FROM tombstones ORDER BY id").map {
-                Tombstone(id: $0["id"], ids: CommaList.parse($0["ids"]), updated: $0["updated"], source: $0["source"])
+                try Tombstone(id: $0.decode(forColumn: "id"), ids: CommaList.parse($0.decode(forColumn: "ids")), updated: $0.decode(forColumn: "updated"),
+                              source: $0.decode(forColumn: "source"))
             }
         }
     }
@@ -110,7 +116,8 @@ public final class EventStore {
     public func rejects() throws -> [StoredReject] {
         try database.queue.read { db in
             try Row.fetchAll(db, sql: "SELECT source, position, reason, raw FROM rejects ORDER BY id").map {
-                StoredReject(source: $0["source"], reject: Reject(position: $0["position"], reason: $0["reason"], raw: $0["raw"]))
+                try StoredReject(source: $0.decode(forColumn: "source"),
+                                 reject: Reject(position: $0.decode(forColumn: "position"), reason: $0.decode(forColumn: "reason"), raw: $0.decode(forColumn: "raw")))
             }
         }
     }

@@ -63,11 +63,13 @@ public struct StoreRows: Sendable {
     public func misplacedRows() throws -> (count: Int, examples: [String]) {
         try queue.read { db in
             let rows = try Row.fetchAll(db, sql: """
-                SELECT id, quote(longitude), quote(latitude), count(*) OVER () FROM events
+                SELECT CAST(id AS TEXT), quote(longitude), quote(latitude), count(*) OVER () FROM events
                  WHERE NOT (longitude BETWEEN -180 AND 180 AND latitude BETWEEN -90 AND 90) ORDER BY rowid LIMIT 3
                 """)
-            let examples = rows.map { row in "\(row[0] as String? ?? "(no id)") (longitude \(row[1] as String), latitude \(row[2] as String))" }
-            return (rows.first.map { $0[3] as Int } ?? 0, examples)
+            let examples = try rows.map { row in
+                "\(try row.decode(String?.self, atIndex: 0) ?? "(no id)") (longitude \(try row.decode(String.self, atIndex: 1)), latitude \(try row.decode(String.self, atIndex: 2)))"
+            }
+            return (try rows.first.map { try $0.decode(Int.self, atIndex: 3) } ?? 0, examples)
         }
     }
 

@@ -68,4 +68,32 @@ import TestSupport
         let ids = try await app.read { db in try Set(String.fetchAll(db, sql: "SELECT id FROM events")) }
         #expect(ids.count == 453 && ids.isDisjoint(with: misplaced))
     }
+    /// Values of the wrong kind written behind quake-bake's back (a blob for a type, text for a
+    /// time, a magnitude, an exit code) once made `status` trap in the database library: it
+    /// names the parts it cannot read and answers for the rest; the export still runs.
+    @Test func valuesOfTheWrongKindAreNamedNotATrap() async throws {
+        let directory = TemporaryDirectory("poison")
+        let workspace = Workspace(root: directory.path("ws"))
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", workspace.root.path, "--from", BadInputTests.good.path]).checked()
+        let store = try DatabaseQueue(path: workspace.storePath.path)
+        try await store.write { db in
+            try db.execute(sql: "UPDATE events SET event_type = x'c0c0' WHERE rowid = (SELECT min(rowid) FROM events)")
+        }
+        let typed = try await QuakeBakeCLI.run(["status", "--workspace", workspace.root.path])
+        #expect(typed.status == 0 && typed.standardOutput.contains("store: 456 events"), "\(typed.standardOutput) \(typed.standardError)")
+        try await store.write { db in
+            try db.execute(sql: "UPDATE events SET time = 'abc', mag = 'big' WHERE rowid = (SELECT max(rowid) FROM events)")
+        }
+        try store.close()
+        let runs = try DatabaseQueue(path: workspace.runsPath.path)
+        try await runs.write { db in try db.execute(sql: "UPDATE runs SET exit_code = 'x'") }
+        try runs.close()
+        let status = try await QuakeBakeCLI.run(["status", "--workspace", workspace.root.path])
+        #expect(status.status == QuakeCommon.ExitStatus.failure.rawValue, "\(status.standardOutput) \(status.standardError)")
+        #expect(status.standardOutput.contains("store: cannot read") && status.standardOutput.contains("\"abc\""), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("runs: cannot read") && status.standardOutput.contains("exit_code"), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("archive: nothing fetched yet"), "\(status.standardOutput)")
+        let export = try await QuakeBakeCLI.run(["export", "--workspace", workspace.root.path, "--out", directory.path("out").path])
+        #expect(export.status == 0, "\(export.standardError)")
+    }
 }
