@@ -8,10 +8,15 @@ import Foundation
 /// resident size drifts well above what is live; trimming between phases keeps
 /// a million-event index or export under its memory budget.
 public enum FreedMemory {
-    /// Returns freed heap pages to the system (glibc `malloc_trim(0)`; nothing elsewhere).
+    /// Returns freed heap pages to the system (glibc `malloc_trim(0)`; nothing elsewhere), once
+    /// `limitRetention` was called: a process without a memory budget keeps them for reuse.
     public static func release() {
-        _ = mallocTrim?(0)
+        if lock.withLock({ limited }) { _ = mallocTrim?(0) }
     }
+
+    /// Whether `limitRetention` was called (under `lock`).
+    nonisolated(unsafe) private static var limited = false
+    private static let lock = NSLock()
 
     /// Makes glibc keep less freed memory for the rest of the process: at most `arenas` malloc
     /// arenas (default: eight per core; each thread that allocates gets one, and what one frees
@@ -20,6 +25,7 @@ public enum FreedMemory {
     /// them in the heap). A million-event export at zoom 12 peaked at 311–314 MB with the
     /// defaults, at 274–280 MB with two arenas, and at 261–272 MB with the fixed threshold too.
     public static func limitRetention(arenas: Int32 = 2) {
+        lock.withLock { limited = true }
         _ = mallopt?(-8, arenas)  // M_ARENA_MAX
         _ = mallopt?(-3, 1 << 20)  // M_MMAP_THRESHOLD
     }
