@@ -97,11 +97,15 @@ public final class BinaryReader {
     private var start = 0
     private var end = 0
     private var checksum = Checksum()
+    /// The bytes of the file not read from it yet (its size when opened, less what `read` gave).
+    private var unread = 0
 
     /// Opens the file at `url` (`nil` when it cannot be opened).
     public init?(url: URL) {
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
+        var status = stat()
+        unread = fstat(descriptor, &status) == 0 ? Int(status.st_size) : Int.max / 2
     }
 
     deinit { close(descriptor) }
@@ -136,13 +140,11 @@ public final class BinaryReader {
     private func arrayCount<T>(_ type: T.Type, limit: Int) throws -> Int {
         let count = try get(UInt64.self)
         guard count <= UInt64(limit) else { throw BinaryFileError("an array is longer than its limit") }
-        var status = stat()
-        let position = lseek(descriptor, 0, SEEK_CUR)
-        if fstat(descriptor, &status) == 0, position >= 0 {
-            let left = Int(status.st_size) - Int(position) + (end - start)
-            guard count <= UInt64(max(0, left) / max(1, MemoryLayout<T>.stride)) else {
-                throw BinaryFileError("an array is longer than the rest of the file")
-            }
+        // What is left: the bytes not read from the file yet and those buffered (no system call:
+        // a cache holds a hundred thousand arrays).
+        let left = max(0, unread) + (end - start)
+        guard count <= UInt64(left / max(1, MemoryLayout<T>.stride)) else {
+            throw BinaryFileError("an array is longer than the rest of the file")
         }
         return Int(count)
     }
@@ -170,6 +172,7 @@ public final class BinaryReader {
                 let got = read(descriptor, target.baseAddress! + done, target.count - done)
                 if got < 0 && errno == EINTR { continue }
                 guard got > 0 else { throw BinaryFileError("the file ends early") }
+                unread -= got
                 done += got
             }
         }
@@ -177,6 +180,7 @@ public final class BinaryReader {
             let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
             if got < 0 && errno == EINTR { continue }
             guard got > 0 else { throw BinaryFileError("the file ends early") }
+            unread -= got
             (start, end) = (0, got)
             let take = min(got, target.count - done)
             buffer.withUnsafeBytes { (target.baseAddress! + done).copyMemory(from: $0.baseAddress!, byteCount: take) }

@@ -264,9 +264,13 @@ enum DeltaWriter {
             var newRows = "m.events t", oldRows = "n.events o"
             if let (touched, earlier) = candidates {
                 try db.execute(sql: "CREATE TEMP TABLE touched (rowid INTEGER PRIMARY KEY)")
-                try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched VALUES (?)", for: touched.rowids) { $0.bind(1, $1) }
-                // The base's rows of those ids; a row the patched version held elsewhere is in its delta.
-                try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched SELECT rowid FROM n.events WHERE id = ?", for: touched.ids) { $0.bind(1, $1) }
+                // One transaction: each statement on its own would lock and look for the base's journal.
+                try db.inTransaction(.deferred) {
+                    try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched VALUES (?)", for: touched.rowids) { $0.bind(1, $1) }
+                    // The base's rows of those ids; a row the patched version held elsewhere is in its delta.
+                    try RawStatement.run(db, "INSERT OR IGNORE INTO temp.touched SELECT rowid FROM n.events WHERE id = ?", for: touched.ids) { $0.bind(1, $1) }
+                    return .commit
+                }
                 if let earlier {
                     try db.execute(sql: "ATTACH DATABASE ? AS d", arguments: [earlier.path])
                     try db.execute(sql: """
