@@ -59,6 +59,30 @@ import Testing
         }
     }
 
+    /// An array's count is checked against the bytes left (those buffered and those not read
+    /// yet) before room is made for it: a damaged count never reserves gigabytes.
+    @Test func anArrayLongerThanTheRestOfTheFileIsRefused() throws {
+        let dir = TemporaryDirectory("table-coding")
+        var out = try BinaryWriter(url: dir.path("arrays.bin"))
+        try out.put([UInt64](repeating: 7, count: 100_000))  // past the reader's 64 KB buffer
+        try out.put([UInt32](1...10))
+        try out.finish()
+        let input = try #require(BinaryReader(url: dir.path("arrays.bin")))
+        #expect(try input.get([UInt64].self).count == 100_000)
+        #expect(try input.get([UInt32].self) == Array(1...10))
+        try input.finish()
+        // The second array's count (10) made 2^24 + 10, within the limit for one array but not
+        // within the 40 bytes left: refused before any room is made for it.
+        var bytes = try Data(contentsOf: dir.path("arrays.bin"))
+        let countAt = 8 + 100_000 * 8
+        bytes[countAt + 3] = 0x01
+        try bytes.write(to: dir.path("long.bin"))
+        let damaged = try #require(BinaryReader(url: dir.path("long.bin")))
+        #expect(try damaged.get([UInt64].self).count == 100_000)
+        let error = #expect(throws: BinaryFileError.self) { _ = try damaged.get([UInt32].self) }
+        #expect(error?.description == "an array is longer than the rest of the file")
+    }
+
     @Test(arguments: [[0], [1, 2, 3], [7, 100, 101, 1_000], Array(stride(from: 0, to: 4_000, by: 3))])
     func removingEventsKeepsTheOthersInOrder(_ removed: [Int]) {
         let events = Self.events()
