@@ -41,8 +41,9 @@ public struct FetchStatus: Sendable, Codable, Equatable {
         guard let journal = try Journal.reader(of: workspace) else { return nil }
         return try journal.read { db in
             let last = try Row.fetchOne(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT 1").map {
-                try Run(id: $0.decode(forColumn: "id"), mode: $0.decode(forColumn: "mode"), state: $0.decode(forColumn: "state"), startedAt: $0.decode(forColumn: "started_at"), finishedAt: $0.decode(forColumn: "finished_at"),
-                    message: $0.decode(forColumn: "message"))
+                try Run(id: $0.decode(forColumn: "id"), mode: $0.decode(forColumn: "mode"), state: $0.decode(forColumn: "state"),
+                        startedAt: $0.decode(forColumn: "started_at"), finishedAt: $0.decode(forColumn: "finished_at"),
+                        message: $0.decode(forColumn: "message"))
             }
             let mark = try Int64.fetchOne(db, sql: "SELECT high_water_mark FROM runs WHERE state = 'done' ORDER BY id DESC LIMIT 1")
             let totals = try Row.fetchOne(db, sql: "SELECT count(*) AS n, coalesce(sum(event_count), 0) AS e, coalesce(sum(stored_bytes), 0) AS b FROM pages")!
@@ -54,11 +55,11 @@ public struct FetchStatus: Sendable, Codable, Equatable {
                     """, arguments: [name])!
                 let p95 = durations.isEmpty ? 0 : durations[min(durations.count - 1, Int(Double(durations.count) * 0.95))]
                 try endpoints.append(Endpoint(endpoint: name, requests: row.decode(forColumn: "n"), failures: row.decode(forColumn: "failed"),
-                                          meanMilliseconds: durations.isEmpty ? 0 : durations.reduce(0, +) / durations.count,
-                                          p95Milliseconds: p95, bytes: row.decode(forColumn: "bytes")))
+                                              meanMilliseconds: durations.isEmpty ? 0 : durations.reduce(0, +) / durations.count,
+                                              p95Milliseconds: p95, bytes: row.decode(forColumn: "bytes")))
             }
-            return try FetchStatus(lastRun: last, highWaterMark: mark, pages: totals.decode(forColumn: "n"), archivedEvents: totals.decode(forColumn: "e"),
-                               archivedBytes: totals.decode(forColumn: "b"), endpoints: endpoints)
+            return try FetchStatus(lastRun: last, highWaterMark: mark, pages: totals.decode(forColumn: "n"),
+                                   archivedEvents: totals.decode(forColumn: "e"), archivedBytes: totals.decode(forColumn: "b"), endpoints: endpoints)
         }
     }
 }

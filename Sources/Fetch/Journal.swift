@@ -115,7 +115,8 @@ public enum Archive {
         return try journal.read { db in
             try Row.fetchAll(db, sql: "SELECT id, file, sha256, url, event_count FROM pages ORDER BY id").map { row in
                 try ArchivedPage(sequence: row.decode(forColumn: "id"), file: workspace.root.appendingPathComponent(row.decode(forColumn: "file") as String),
-                             sha256: row.decode(forColumn: "sha256"), requestURL: row.decode(forColumn: "url"), eventCount: row.decode(forColumn: "event_count"))
+                                 sha256: row.decode(forColumn: "sha256"), requestURL: row.decode(forColumn: "url"),
+                                 eventCount: row.decode(forColumn: "event_count"))
             }
         }
     }

@@ -92,7 +92,8 @@ extension Journal {
                                                    arguments: [runID, part.start, part.end]) {
                     try db.execute(sql: "UPDATE windows SET state = 'planned', planned_count = ?, counted = ? WHERE id = ?",
                                    arguments: [part.count, part.counted, existing.decode(Int64.self, forColumn: "id")])
-                    return try WindowRecord(id: existing.decode(forColumn: "id"), start: part.start, end: part.end, plannedCount: part.count, counted: part.counted)
+                    return try WindowRecord(id: existing.decode(forColumn: "id"), start: part.start, end: part.end, plannedCount: part.count,
+                                            counted: part.counted)
                 }
                 return WindowRecord(id: try insert(part, runID: runID, db), start: part.start, end: part.end, plannedCount: part.count,
                                     counted: part.counted)
@@ -153,7 +154,8 @@ extension Journal {
     }
 
     private static func window(_ row: Row) throws -> WindowRecord {
-        try WindowRecord(id: row.decode(forColumn: "id"), start: row.decode(forColumn: "start_ms"), end: row.decode(forColumn: "end_ms"), plannedCount: row.decode(forColumn: "planned_count"), counted: row.decode(forColumn: "counted"))
+        try WindowRecord(id: row.decode(forColumn: "id"), start: row.decode(forColumn: "start_ms"), end: row.decode(forColumn: "end_ms"),
+                         plannedCount: row.decode(forColumn: "planned_count"), counted: row.decode(forColumn: "counted"))
     }
 }
 

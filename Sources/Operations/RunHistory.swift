@@ -114,10 +114,12 @@ struct RunHistory {
         return try rows.enumerated().map { index, row in
             var outcome: String = try row.decode(forColumn: "outcome")
             if outcome == "running" && !(lockHeld && index == 0) { outcome = "interrupted" }
-            return try RecordedRun(id: row.decode(forColumn: "id"), command: row.decode(forColumn: "command"), startedAt: row.decode(forColumn: "started_at"), finishedAt: row.decode(forColumn: "finished_at"),
-                               stage: row.decode(forColumn: "stage"), outcome: outcome, exitCode: row.decode(forColumn: "exit_code"), eventsFetched: row.decode(forColumn: "events_fetched"),
-                               eventsChanged: row.decode(forColumn: "events_changed"), rejected: row.decode(forColumn: "rejected"), bundleVersion: row.decode(forColumn: "bundle_version"),
-                               message: row.decode(forColumn: "message"))
+            return try RecordedRun(id: row.decode(forColumn: "id"), command: row.decode(forColumn: "command"),
+                                   startedAt: row.decode(forColumn: "started_at"), finishedAt: row.decode(forColumn: "finished_at"),
+                                   stage: row.decode(forColumn: "stage"), outcome: outcome, exitCode: row.decode(forColumn: "exit_code"),
+                                   eventsFetched: row.decode(forColumn: "events_fetched"), eventsChanged: row.decode(forColumn: "events_changed"),
+                                   rejected: row.decode(forColumn: "rejected"), bundleVersion: row.decode(forColumn: "bundle_version"),
+                                   message: row.decode(forColumn: "message"))
         }
     }
 

@@ -21,7 +21,7 @@ enum EventRow {
     /// behind quake-bake's back holds one) throws, naming the column, rather than trapping.
     static func event(from row: Row) throws -> QuakeEvent {
         var e = try QuakeEvent(id: row.decode(forColumn: "id"), updated: row.decode(forColumn: "updated"), time: row.decode(forColumn: "time"),
-                           longitude: row.decode(forColumn: "longitude"), latitude: row.decode(forColumn: "latitude"))
+                               longitude: row.decode(forColumn: "longitude"), latitude: row.decode(forColumn: "latitude"))
         e.ids = CommaList.parse(try row.decode(forColumn: "ids"))
         e.sources = CommaList.parse(try row.decode(forColumn: "sources"))
         e.types = CommaList.parse(try row.decode(forColumn: "types"))

@@ -153,7 +153,7 @@ final class SourceReader: @unchecked Sendable {
         seen.insert(sha256)
         guard put(.source(.read(source, sha256: sha256)), lookahead: lookahead) else { return false }
         var going = true
-        // The text again through the reader (plain now, so nothing is inflated twice), which names gzip damage after reading what came before it.
+        // The text, plain now (nothing is inflated twice); gzip damage is named after what came before it is read.
         var page = CatalogFile.read(body.text, source: source.name, chunkSize: chunkSize) { events in
             if going { going = put(.part(.events(EventChunk(events))), lookahead: lookahead) }
         }
