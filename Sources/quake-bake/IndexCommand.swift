@@ -18,7 +18,8 @@ struct IndexCommand: AsyncParsableCommand {
 
         Exit status: 0 done; 1 a source could not be read at all (the others are \
         indexed) or the store failed; 65 a source was damaged as a whole (broken or \
-        truncated JSON, not a catalog; its good events are indexed); 75 the workspace \
+        truncated JSON or gzip, not a catalog; the events read before the damage are \
+        indexed); 75 the workspace \
         is locked by another run. Exit 65 too when more items than --max-rejects were \
         refused, or every item of a file.
         """)
