@@ -197,11 +197,17 @@ public struct BinaryFileError: Error, CustomStringConvertible {
     public init(_ description: String) { self.description = description }
 }
 
-/// A fast 64-bit checksum over a sequence of byte runs (four multiply-rotate lanes of 8-byte
-/// words): enough to notice a torn or damaged cache file, not a cryptographic hash.
+/// A fast 64-bit checksum of a byte sequence (four multiply-rotate lanes of 8-byte words),
+/// whatever runs it comes in: the writer adds a big array a megabyte at a time, the reader
+/// in one run, and both must agree (a checksum of runs once made every cache of more than a
+/// megabyte per column unreadable). Enough to notice a torn or damaged cache file, not a
+/// cryptographic hash.
 private struct Checksum {
     private var lanes: (UInt64, UInt64, UInt64, UInt64) = (0x9E37_79B9_7F4A_7C15, 0xC2B2_AE3D_27D4_EB4F, 0x1656_67B1_9E37_79F9, 0x85EB_CA77_C2B2_AE63)
     private var length: UInt64 = 0
+    /// The bytes after the last whole 32-byte block (fewer than 32), zero-filled beyond.
+    private var pending: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var pendingCount = 0
     private static let prime: UInt64 = 0x9FB2_1C65_1E98_DF25
 
     @inline(__always)
@@ -210,35 +216,43 @@ private struct Checksum {
         return (x << 31 | x >> 33) &+ word
     }
 
+    @inline(__always)
+    private mutating func block(_ w0: UInt64, _ w1: UInt64, _ w2: UInt64, _ w3: UInt64) {
+        lanes = (Self.mix(lanes.0, w0), Self.mix(lanes.1, w1), Self.mix(lanes.2, w2), Self.mix(lanes.3, w3))
+    }
+
     mutating func add(_ bytes: UnsafeRawBufferPointer) {
-        var (a, b, c, d) = lanes
-        var i = 0
         let n = bytes.count
+        guard n > 0, let base = bytes.baseAddress else { return }
+        length &+= UInt64(n)
+        var i = 0
+        if pendingCount > 0 {
+            let take = min(32 - pendingCount, n)
+            let count = pendingCount
+            withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.advanced(by: count).copyMemory(from: base, byteCount: take) }
+            pendingCount += take
+            i = take
+            guard pendingCount == 32 else { return }
+            block(pending.0, pending.1, pending.2, pending.3)
+            (pending, pendingCount) = ((0, 0, 0, 0), 0)
+        }
         while i + 32 <= n {
-            a = Self.mix(a, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            b = Self.mix(b, bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
-            c = Self.mix(c, bytes.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
-            d = Self.mix(d, bytes.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+            block(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self),
+                  bytes.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self), bytes.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
             i += 32
         }
-        while i + 8 <= n {
-            a = Self.mix(a, bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self))
-            i += 8
+        if i < n {
+            let rest = n - i
+            withUnsafeMutableBytes(of: &pending) { $0.baseAddress!.copyMemory(from: base + i, byteCount: rest) }
+            pendingCount = rest
         }
-        var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < n {
-            tail |= UInt64(bytes[i]) << shift
-            shift += 8
-            i += 1
-        }
-        b = Self.mix(b, tail ^ UInt64(n))
-        lanes = (a, b, c, d)
-        length &+= UInt64(n)
     }
 
     var value: UInt64 {
-        let (a, b, c, d) = lanes
+        var (a, b, c, d) = lanes
+        if pendingCount > 0 {
+            (a, b, c, d) = (Self.mix(a, pending.0), Self.mix(b, pending.1), Self.mix(c, pending.2), Self.mix(d, pending.3 ^ UInt64(pendingCount)))
+        }
         var h = Self.mix(Self.mix(Self.mix(Self.mix(length, a), b), c), d)
         h ^= h >> 29
         return h &* Self.prime
