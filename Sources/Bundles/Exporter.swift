@@ -38,7 +38,7 @@ public enum Exporter {
         let scan = BackgroundWork("export.scan") { try reader.rowKeys() }  // beside the cache's reading
         scratch.waitsFor(scan)
         var cache = stopwatch.measure({ $0 == nil ? "no event cache to start from" : "read the event cache (\($0!.snapshot.table.count) events)" }) {
-            options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options, spill: spill) } : nil
+            options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options, spill: spill, logger: logger) } : nil
         }
         // With the cache, the app database will start from the current bundle's: copied while the
         // store is read when the store has moved since (else, nothing changed, most likely).

@@ -1,5 +1,6 @@
 import QuakeCatalog
 import Foundation
+import Logging
 import QuakeCommon
 import QuakeTiles
 
@@ -43,8 +44,9 @@ struct EventCache {
     }
 
     /// The cache of version directory `version`, when present, whole, and made with `options`'
-    /// selection; its table's columns in `spill`.
-    static func read(out: URL, version: String, options: ExportOptions, spill: SpillFile?) -> EventCache? {
+    /// selection; its table's columns in `spill`. A cache that is there but cannot be read is
+    /// a warning on `logger` (the export then reads the whole store: it must not go unseen).
+    static func read(out: URL, version: String, options: ExportOptions, spill: SpillFile?, logger: Logger) -> EventCache? {
         guard let input = BinaryReader(url: url(out: out)) else { return nil }
         do {
             guard try input.get(UInt64.self) == magic,
@@ -57,11 +59,14 @@ struct EventCache {
             let minZoom = try input.get([UInt8].self)
             let movedKeys = try input.get([UInt64].self)
             try input.finish()
-            guard eventKeys.count == table.count, minZoom.count == table.count else { return nil }
+            guard eventKeys.count == table.count, minZoom.count == table.count else {
+                throw BinaryFileError("its event keys or minzooms are not one per event")
+            }
             return EventCache(version: version, selectionDigest: selectionDigest(options), tilesDigest: tilesDigest,
                               snapshot: StoreSnapshot(table: table, eventKeys: eventKeys, otherKeys: otherKeys),
                               minZoom: minZoom, movedKeys: movedKeys)
         } catch {
+            logger.warning("\(url(out: out).path) could not be read (\(error)): this export reads the whole store")
             return nil
         }
     }
