@@ -19,13 +19,14 @@ enum BundleBuilder {
 
     /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events;
     /// with a `recent` layer, `points` holds only the history, and the recent events go to their own file);
-    /// `previous` is the current bundle, whose tiles are reused where their content is unchanged.
+    /// `previous` is the current bundle, whose tiles are reused where their content is unchanged;
+    /// `previousMBTiles`, a copy of its `quakes.mbtiles`, which is patched into the new one.
     /// `state` is where the previous export left its `ExportState` and where this one's is written
     /// (for version directory `state.version`, put in place once it is published).
     /// `thinned` is called once the events are thinned, with each event's minzoom and the row
     /// keys of the events whose feature id moved.
     static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
-                      previous: URL?, state: StateFiles, recent: RecentLayer?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
+                      previous: URL?, previousMBTiles: PreviousFileCopy?, state: StateFiles, recent: RecentLayer?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
@@ -68,8 +69,11 @@ enum BundleBuilder {
         let geoJSONDigests = Dictionary(uniqueKeysWithValues: layers.map { ($0.zoom, GeoJSONZoomWriter.digest($0, table: table, thinning: thinning)) })
         // The zooms whose points are those of the current version's file: copied from there (when sound).
         let sameGeoJSON = reusable.map { state in geoJSONDigests.filter { state.geoJSONDigests[$0.key] == $0.value }.map(\.key) } ?? []
+        // When each file written on the side was done, in seconds from here (for the debug log).
+        let sideStart = DispatchTime.now()
         let geoJSON = BackgroundWork("export.geojson") {
-            try writeGeoJSON(layers, table: table, thinning: thinning, into: directory, copying: sameGeoJSON, from: previous)
+            (try writeGeoJSON(layers, table: table, thinning: thinning, into: directory, copying: sameGeoJSON, from: previous),
+             Stopwatch.seconds(since: sideStart))
         }
         let preview = BackgroundWork("export.preview") {
             try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
@@ -80,6 +84,7 @@ enum BundleBuilder {
             let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumRecentEvents))) } } ?? layers
             try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, recentSince: recent?.since).utf8),
                       to: directory.appendingPathComponent("preview.html"))
+            return Stopwatch.seconds(since: sideStart)
         }
         stopwatch.lap("the GeoJSON zooms' points")
         let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: tilesThinning, records: records)
@@ -94,13 +99,20 @@ enum BundleBuilder {
             && records.allSatisfy { $0.origin == .previous }
         let mbtiles = BackgroundWork("export.mbtiles") {
             let url = directory.appendingPathComponent("quakes.mbtiles")
+            var how = "copied"
             if sameArchives, let previous {
                 try copyArchive(previous.appendingPathComponent("quakes.mbtiles"), to: url)
             } else {
-                try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows, to: url)
+                // A copy of the current version's file is patched when its tiles are reused.
+                let patched = try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows,
+                                                      previous: reusable == nil ? nil : previousMBTiles, to: url)
+                how = patched ? "patched" : "written"
             }
+            let written = Stopwatch.seconds(since: sideStart)
             let encoded = previous.map { ($0, records.filter { $0.origin != .previous }.map(\.key)) }
-            return DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
+            let failures = DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
+            return (failures, "quakes.mbtiles \(how) \(String(format: "%.2f", written)) s"
+                    + (deltaBases.isEmpty ? "" : ", its deltas \(String(format: "%.2f", Stopwatch.seconds(since: sideStart))) s"))
         }
         do {
             let url = directory.appendingPathComponent("quakes.pmtiles")
@@ -127,15 +139,18 @@ enum BundleBuilder {
         // All waited for before any error is thrown: no thread is left writing into the directory.
         let tilesDeltas = Result { try mbtiles.wait() }
         let copiedGeoJSON = Result { try geoJSON.wait() }
-        let written = [tilesDeltas.map { _ in () }, copiedGeoJSON.map { _ in () }, Result { try preview.wait() }]
+        let previewDone = Result { try preview.wait() }
+        let written = [tilesDeltas.map { _ in () }, copiedGeoJSON.map { _ in () }, previewDone.map { _ in () }]
         for result in written { try result.get() }
         FreedMemory.release()
         table.spill?.releaseResident()
-        let copied = try copiedGeoJSON.get()
+        let (copied, geoJSONDone) = try copiedGeoJSON.get()
+        let (deltaFailures, mbtilesDone) = try tilesDeltas.get()
         stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s)"
-                      + (copied.isEmpty ? "" : " (\(copied.count) copied from the current version)") + ", the timeline and the preview")
+                      + (copied.isEmpty ? "" : " (\(copied.count) copied from the current version)") + ", the timeline and the preview"
+                      + " (done after: \(mbtilesDone), GeoJSON \(String(format: "%.2f", geoJSONDone)) s, the others \(String(format: "%.2f", try previewDone.get())) s)")
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, copiedGeoJSONZooms: copied,
-                     warnings: warnings(thinning, recent: recent, options: options), deltaFailures: try tilesDeltas.get())
+                     warnings: warnings(thinning, recent: recent, options: options), deltaFailures: deltaFailures)
     }
 
     /// The export's warnings: a recent layer too big for a GeoJSON zoom, then the size guard's cuts.
@@ -205,20 +220,24 @@ enum BundleBuilder {
                                      copying: [Int], from previous: URL?) throws -> [Int] {
         guard !layers.isEmpty else { return [] }
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true)
-        func path(_ zoom: Int) -> String { "geojson/z\(zoom).geojson.gz" }
+        @Sendable func path(_ zoom: Int) -> String { "geojson/z\(zoom).geojson.gz" }
         let sound = previous.map { BundleFiles.matchingManifest(copying.map(path), in: $0) } ?? []
-        var copied: [Int] = []
-        for layer in layers {
-            let url = directory.appendingPathComponent(path(layer.zoom))
-            if let previous, sound.contains(path(layer.zoom)) {
-                try FileCopy.copy(previous.appendingPathComponent(path(layer.zoom)), to: url)
-                copied.append(layer.zoom)
-            } else {
-                try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
+        // The zooms on every core: the biggest is about half of the text, and the tiles are done.
+        let results = Parallel.map(layers.count) { i -> Result<Int?, any Error> in
+            let layer = layers[i], url = directory.appendingPathComponent(path(layer.zoom))
+            return Result {
+                var copied: Int?
+                if let previous, sound.contains(path(layer.zoom)) {
+                    try FileCopy.copy(previous.appendingPathComponent(path(layer.zoom)), to: url)
+                    copied = layer.zoom
+                } else {
+                    try GeoJSONZoomWriter.write(layer, table: table, thinning: thinning, to: url)
+                }
+                SQLiteBuild.fsync(url)
+                return copied
             }
-            SQLiteBuild.fsync(url)
         }
-        return copied
+        return try results.compactMap { try $0.get() }
     }
 
     /// Where the export states are: the previous export's, and this one's until it is published.

@@ -40,14 +40,12 @@ public enum Exporter {
         var cache = stopwatch.measure({ $0 == nil ? "no event cache to start from" : "read the event cache (\($0!.snapshot.table.count) events)" }) {
             options.reuseTiles ? current.flatMap { EventCache.read(out: out, version: $0.lastPathComponent, options: options, spill: spill, logger: logger) } : nil
         }
-        // With the cache, the app database will start from the current bundle's: copied while the
-        // store is read when the store has moved since (else, nothing changed, most likely).
+        // With the cache, the app database and the MBTiles will start from the current bundle's:
+        // copied while the store is read when the store has moved since (else, nothing changed, most likely).
         let cached = cache != nil  // the read takes the cache
-        func copyPrevious() -> PreviousAppDatabase? {
+        func copyPrevious() -> PreviousCopies? {
             guard cached, let current else { return nil }
-            return PreviousAppDatabase(copying: current.appendingPathComponent("quakes.sqlite"),
-                                       to: EventCache.url(out: out).deletingLastPathComponent()
-                                           .appendingPathComponent("quakes.sqlite.previous" + AtomicFile.temporarySuffix))
+            return PreviousCopies(current: current, out: out)
         }
         // The current bundle's files an incremental export builds on are checked against its
         // manifest, in the background while the store is read: a damaged one is not built upon
@@ -61,7 +59,7 @@ public enum Exporter {
             }
         }
         if current.flatMap(Manifest.highWaterMark(in:)) != highWaterMark {
-            scratch.previousCopy = copyPrevious()
+            scratch.previousCopies = copyPrevious()
             checking = checkPrevious()
         }
         let read = try stopwatch.measure({ (read: SelectionRead.Result) in
@@ -91,7 +89,7 @@ public enum Exporter {
             logger.info("\(summary.line)")
             return summary
         }
-        if scratch.previousCopy == nil && read.changes != nil { scratch.previousCopy = copyPrevious() }
+        if scratch.previousCopies == nil && read.changes != nil { scratch.previousCopies = copyPrevious() }
         if checking == nil { checking = checkPrevious() }
         let sound = try checking?.wait() ?? Set(Self.builtUpon)  // not checked: nothing is built upon
         if let current, checking != nil {
@@ -100,9 +98,10 @@ public enum Exporter {
             }
         }
         let previousDatabase = sound.contains("quakes.sqlite")
-            ? scratch.previousCopy.flatMap { copy in read.changes.map { (copy: copy, changes: $0) } } : nil
+            ? scratch.previousCopies.flatMap { copies in read.changes.map { (copy: copies.appDatabase, changes: $0) } } : nil
         // Its tiles are reused only when both archives are sound (a version copies them when nothing in them changed).
         let tilesBase = sound.isSuperset(of: ["quakes.pmtiles", "quakes.mbtiles"]) ? current : nil
+        let previousMBTiles = tilesBase == nil ? nil : scratch.previousCopies?.mbtiles
         let (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
         scratch.unpublished = directory
         // Deltas from the versions that stay after this one is published, each file written as soon
@@ -118,9 +117,9 @@ public enum Exporter {
         pointsOrdered.enter()
         let appDatabase = BackgroundWork("export.app-database") {
             let (digest, touched) = try AppDatabaseWriter.write(store: store, selection: options.selection, table: table,
-                                                                featureIDs: try assigning.wait(), bundleVersion: bundleVersion,
-                                                                highWaterMark: highWaterMark,
-                                                                recentSince: recent?.since,
+                                                                featureIDs: try assigning.wait(),
+                                                                info: .init(bundleVersion: bundleVersion, highWaterMark: highWaterMark,
+                                                                            events: table.count, recentSince: recent?.since),
                                                                 previous: previousDatabase,
                                                                 to: directory.appendingPathComponent("quakes.sqlite"),
                                                                 packingMayStart: { pointsOrdered.wait() }, logger: logger)
@@ -149,7 +148,7 @@ public enum Exporter {
         scratch.temporaryFiles += [cacheTemporary, state.temporary]
         var cacheWriter: BackgroundWork<Void>?
         let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory,
-                                            previous: tilesBase, state: state,
+                                            previous: tilesBase, previousMBTiles: previousMBTiles, state: state,
                                             recent: recent, deltaBases: plannedBases,
                                             progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
             let writer = BackgroundWork("export.event-cache") {
@@ -229,10 +228,10 @@ public enum Exporter {
 
     /// What an export has going on the side until it publishes, cleaned up once when it ends
     /// (published, unchanged or failed): background work is waited for (it may be writing into
-    /// the version directory), then the copy of the previous app database, temporary files and
+    /// the version directory), then the copies of the previous version's files, temporary files and
     /// a version directory that was not published are removed.
     private final class ExportScratch {
-        var previousCopy: PreviousAppDatabase?
+        var previousCopies: PreviousCopies?
         var unpublished: URL?
         var temporaryFiles: [URL] = []
         private var waits: [() -> Void] = []
@@ -243,7 +242,7 @@ public enum Exporter {
 
         func cleanUp() {
             for wait in waits { wait() }
-            previousCopy?.discard()
+            previousCopies?.discard()
             for file in temporaryFiles { try? FileManager.default.removeItem(at: file) }
             if let unpublished { try? FileManager.default.removeItem(at: unpublished) }
         }

@@ -38,6 +38,11 @@ struct Stopwatch {
         lastThreadCPU = threadCPU
     }
 
+    /// Wall seconds since `start`.
+    static func seconds(since start: DispatchTime) -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+    }
+
     /// CPU seconds (user and system) of every thread of the process so far.
     static func processCPUSeconds() -> Double {
         var time = timespec()

@@ -238,8 +238,10 @@ public enum PackedRTree {
         }
     }
 
-    /// float32 bounds that contain `v`, as the rtree module stores coordinates.
-    private static func outward(_ v: Double) -> (low: Float, high: Float) {
+    /// float32 bounds that contain `v`, as the rtree module stores coordinates. A row inserted
+    /// through the rtree module with these bounds (exact float32 values, which it keeps as they
+    /// are) holds the box a packed tree gives the same point.
+    public static func outward(_ v: Double) -> (low: Float, high: Float) {
         let f = Float(v)
         let low = Double(f) > v ? f.nextDown : f
         let high = Double(f) < v ? f.nextUp : f

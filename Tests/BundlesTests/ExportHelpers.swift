@@ -33,20 +33,65 @@ enum ExportHelpers {
 
     /// Paths whose bytes differ between two bundle directories (or exist in one only). The deltas
     /// (`deltas/`, and their part of the manifest) are left aside: they depend on which older
-    /// versions sat beside a bundle, not on its content (DeltaTests checks them).
-    static func differences(_ a: URL, _ b: URL) throws -> [String] {
-        let left = try withoutDeltas(files(a)), right = try withoutDeltas(files(b))
-        return Set(left.keys).union(right.keys).sorted().filter { left[$0] != right[$0] }
+    /// versions sat beside a bundle, not on its content (DeltaTests checks them). With
+    /// `patchedFiles`, the files an incremental export patches (`quakes.sqlite`, `quakes.mbtiles`)
+    /// are compared by what they hold (`sqliteContent`), and their sizes and hashes in the
+    /// manifest are left aside: a patched file lays its pages out by the history of its changes.
+    static func differences(_ a: URL, _ b: URL, patchedFiles: Bool = true) throws -> [String] {
+        let left = try withoutDeltas(files(a), patchedFiles: patchedFiles), right = try withoutDeltas(files(b), patchedFiles: patchedFiles)
+        return try Set(left.keys).union(right.keys).sorted().filter { path in
+            guard left[path] != right[path] else { return false }
+            guard patchedFiles, Self.patchedFiles.contains(path), left[path] != nil, right[path] != nil else { return true }
+            return try sqliteContent(a.appendingPathComponent(path)) != sqliteContent(b.appendingPathComponent(path))
+        }
     }
 
-    private static func withoutDeltas(_ files: [String: Data]) throws -> [String: Data] {
+    /// The files an incremental export patches rather than writes.
+    static let patchedFiles: Set<String> = ["quakes.sqlite", "quakes.mbtiles"]
+
+    private static func withoutDeltas(_ files: [String: Data], patchedFiles: Bool) throws -> [String: Data] {
         var kept = files.filter { !$0.key.hasPrefix("deltas/") }
         if let data = kept["manifest.json"], var manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any] {
             manifest["deltas"] = nil
-            manifest["files"] = (manifest["files"] as? [[String: Any]])?.filter { !(($0["path"] as? String) ?? "").hasPrefix("deltas/") }
+            manifest["files"] = (manifest["files"] as? [[String: Any]])?.filter { !(($0["path"] as? String) ?? "").hasPrefix("deltas/") }.map { file in
+                guard patchedFiles, Self.patchedFiles.contains(file["path"] as? String ?? "") else { return file }
+                return file.filter { $0.key != "bytes" && $0.key != "sha256" }
+            }
             kept["manifest.json"] = try JSONSerialization.data(withJSONObject: manifest, options: [.sortedKeys])
         }
         return kept
+    }
+
+    /// What a SQLite file holds, page layout aside: `user_version`, `application_id`, the schema,
+    /// and every row of every table (an R-tree through its module, its shadow tables left out;
+    /// `events` with its rowid, the feature id), sorted. Equal for a patched file and the same
+    /// content written whole.
+    struct SQLiteContent: Equatable {
+        let pragmas: [Int]
+        let schema: [String]
+        let rows: [String: [[DatabaseValue]]]
+    }
+
+    static func sqliteContent(_ url: URL) throws -> SQLiteContent {
+        let queue = try DatabaseQueue(path: url.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.read { db in
+            let pragmas = try ["user_version", "application_id"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") ?? -1 }
+            let schema = try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || ifnull(sql, '') FROM sqlite_master ORDER BY name")
+            let tables = try String.fetchAll(db, sql: """
+                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
+                  AND NOT EXISTS (SELECT 1 FROM sqlite_master v WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%'
+                                  AND sqlite_master.name IN (v.name || '_node', v.name || '_rowid', v.name || '_parent'))
+                ORDER BY name
+                """)
+            var rows: [String: [[DatabaseValue]]] = [:]
+            for table in tables {
+                let columns = try db.columns(in: table).count + (table == "events" ? 1 : 0)
+                let order = (1...columns).map(String.init).joined(separator: ", ")
+                rows[table] = try Row.fetchAll(db, sql: "SELECT \(table == "events" ? "rowid, " : "")* FROM \(table) ORDER BY \(order)")
+                    .map { Array($0.databaseValues) }
+            }
+            return SQLiteContent(pragmas: pragmas, schema: schema, rows: rows)
+        }
     }
 
     /// The tiles of an MBTiles file: "z/x/row" → blob.

@@ -44,7 +44,8 @@ import TestSupport
         #expect(second.rowsRead == 1 && second.highWaterMark == first.highWaterMark)
         #expect(second.bundleVersion != first.bundleVersion)
         // The app database took the unchanged rows from the previous one.
-        #expect(log.messages.contains { $0.contains("staged rows (the previous bundle's, patched)") }, "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("patched the previous bundle's file") && $0.contains("kept it (still compact)") }, "\(log.messages)")
+        #expect(log.messages.contains { $0.contains("quakes.mbtiles patched") }, "\(log.messages)")
     }
 
     /// A current bundle whose files were damaged after publishing (same sizes, other bytes) is not

@@ -48,21 +48,23 @@ struct AppDatabaseStaging {
 
     /// Makes the staging file out of a copy of the previous bundle's app database (at `url`):
     /// without the rows gone or changed since, with the new and changed rows of the store, and
-    /// with the rows whose feature id a collision moved (one came or went) renumbered. Returns
-    /// the rows it touched, or nil, leaving no file, when the previous database is not one this
-    /// writer made or does not come out with the table's events (the caller then copies from
-    /// the store).
-    func patch(changes: SelectionRead.Changes) throws -> DeltaWriter.TouchedRows? {
+    /// with the rows whose feature id a collision moved (one came or went) renumbered; the
+    /// R-tree's rows and the `info` rows follow, so the file holds what a full export's does.
+    /// Returns the rows it touched, or nil, leaving no file, when the previous database is not
+    /// one this writer made or does not come out with the table's events (the caller then
+    /// copies from the store).
+    func patch(changes: SelectionRead.Changes, info: AppDatabaseWriter.Info) throws -> DeltaWriter.TouchedRows? {
         let queue = try SQLiteBuild.open(url, label: "export.app-staging")
         var deleted: [String] = [], inserted: [Int64] = []
         let patched = try queue.writeWithoutTransaction { db -> Bool in
-            guard try AppDatabaseWriter.hasOwnEventsSchema(db),
+            guard try AppDatabaseWriter.hasOwnSchema(db),
                   try Int.fetchOne(db, sql: "PRAGMA user_version") == AppDatabaseWriter.userVersion else { return false }
             let incoming = Set(changes.incoming.map(\.event))
             let renumbered = Set(featureIDs.movedEvents + changes.movedBefore).subtracting(incoming).sorted()
             try db.execute(sql: "ATTACH DATABASE ? AS store", arguments: [store.path])
             try db.inTransaction {
                 deleted = changes.gone + (incoming.sorted() + renumbered).map(table.id)
+                try RawStatement.run(db, "DELETE FROM events_rtree WHERE id = (SELECT rowid FROM events WHERE id = ?)", for: deleted) { s, id in s.bind(1, id) }
                 try RawStatement.run(db, "DELETE FROM events WHERE id = ?", for: deleted) { s, id in s.bind(1, id) }
                 try RawStatement.run(db, Self.insertFromStore(rowid: "?", where: "s.rowid = ?"), for: changes.incoming) { s, row in
                     s.bind(1, Int64(featureIDs[row.event]))
@@ -72,7 +74,17 @@ struct AppDatabaseStaging {
                     s.bind(1, Int64(featureIDs[event]))
                     s.bind(2, table.id(event))
                 }
-                inserted = (changes.incoming.map(\.event) + renumbered).map { Int64(featureIDs[$0]) }
+                let insertedEvents = changes.incoming.map(\.event) + renumbered
+                inserted = insertedEvents.map { Int64(featureIDs[$0]) }
+                // The box a packed tree gives each point (the rtree module keeps float32 values as they are).
+                let box = "INSERT INTO events_rtree (id, min_lon, max_lon, min_lat, max_lat) VALUES (?, ?, ?, ?, ?)"
+                try RawStatement.run(db, box, for: insertedEvents) { s, event in
+                    let x = PackedRTree.outward(table.longitude[event]), y = PackedRTree.outward(table.latitude[event])
+                    s.bind(1, Int64(featureIDs[event]))
+                    s.bind(2, Double(x.low)); s.bind(3, Double(x.high))
+                    s.bind(4, Double(y.low)); s.bind(5, Double(y.high))
+                }
+                try info.write(db)
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE store")
@@ -85,33 +97,5 @@ struct AppDatabaseStaging {
             return nil
         }
         return DeltaWriter.TouchedRows(rowids: inserted, ids: deleted)
-    }
-}
-
-/// A copy of the previous bundle's app database, the start of an incremental staging file,
-/// made on a thread of its own while the store is read (the read keeps one core busy).
-final class PreviousAppDatabase: Sendable {
-    /// Where the copy goes.
-    let url: URL
-    private let copying: BackgroundWork<Void>
-
-    /// Starts copying `database` to `url`.
-    init(copying database: URL, to url: URL) {
-        self.url = url
-        copying = BackgroundWork("export.app-copy") {
-            try? FileManager.default.removeItem(at: url)
-            try FileCopy.copy(database, to: url)
-        }
-    }
-
-    /// Waits for the copy: true when it is there.
-    func wait() -> Bool {
-        (try? copying.wait()) != nil
-    }
-
-    /// Waits for the copy and removes it.
-    func discard() {
-        _ = wait()
-        try? FileManager.default.removeItem(at: url)
     }
 }

@@ -19,14 +19,19 @@ import QuakeTiles
 /// A row's rowid is the event's MVT feature id (see `FeatureID`), so a feature tapped on
 /// a tile finds its details with `SELECT * FROM events WHERE rowid = :featureID`.
 ///
-/// The rows are first gathered in a staging file (`AppDatabaseStaging`: from the store, or
-/// from the previous bundle's database and the rows that changed since; on a thread of its
-/// own while the packed R-tree goes into the final file), then copied into the final file
+/// Built whole (a full export, or a patched file that stopped being compact), the rows are
+/// first gathered in a staging file (`AppDatabaseStaging`: from the store, or from the
+/// previous bundle's database and the rows that changed since; on a thread of its own
+/// while the packed R-tree goes into the final file), then copied into the final file
 /// with `INSERT INTO events SELECT * FROM staging.events`. Into an empty
 /// table with the same indexes, SQLite transfers the rows and the index entries as they
-/// are, in order, appended (its "xfer" optimisation): the file depends only on the rows,
-/// not on how the staging file came by them, so an incremental export writes the same
-/// bytes as a full one without rebuilding the indexes.
+/// are, in order, appended (its "xfer" optimisation): a file built whole depends only on
+/// the rows, not on how the staging file came by them.
+///
+/// An incremental export patches a copy of the previous bundle's file instead (its rows, its
+/// R-tree's, its `info`), as long as that stays compact: the file then holds the same rows,
+/// R-tree entries and schema as a full export's, not the same bytes (pages are laid out by
+/// the history of changes). The same store over the same previous bundle gives the same bytes.
 enum AppDatabaseWriter {
     /// `PRAGMA user_version` of the files this writer makes (2: rowids are feature ids).
     static let userVersion = 2
@@ -53,87 +58,146 @@ enum AppDatabaseWriter {
         return declared == [eventsTable] + eventIndexes.sorted()
     }
 
-    /// Copies the selected events of the store at `store` (those of `table`) into a new database at `url`, and
-    /// returns the file's sha256 (it is built on a core of its own, so it hashes itself there).
+    /// Whether the database open on `db` is one this writer made: `events` as `hasOwnEventsSchema`
+    /// says, `info` and `events_rtree` as `write` declares them.
+    static func hasOwnSchema(_ db: Database) throws -> Bool {
+        let others = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('info', 'events_rtree') ORDER BY name")
+        return try hasOwnEventsSchema(db) && others == [rtreeTable, infoTable]
+    }
+
+    private static let infoTable = "CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID"
+    private static let rtreeTable = "CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat)"
+
+    /// The `info` rows: the schema, the bundle version (the one the file is part of: an app
+    /// applying a delta checks that its file is the delta's base), the store's high-water mark,
+    /// the event count and, with a recent layer, `recent_since` (ms: the app draws the events
+    /// from then on itself).
+    struct Info: Sendable {
+        let bundleVersion: String
+        let highWaterMark: Int64
+        let events: Int
+        let recentSince: Int64?
+
+        /// Replaces the rows of `info` with these.
+        func write(_ db: Database) throws {
+            try db.execute(sql: "DELETE FROM info")
+            try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('bundle_version', ?), ('store_high_water_mark', ?), ('events', ?)",
+                           arguments: [bundleVersion, String(highWaterMark), String(events)])
+            if let recentSince {
+                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('recent_since', ?)", arguments: [String(recentSince)])
+            }
+        }
+    }
+
+    /// Makes the app database of the selected events of the store at `store` (those of `table`)
+    /// at `url`, and returns the file's sha256 (it is made on a core of its own, so it hashes
+    /// itself there) and, when it was made from the previous bundle's, the rows that may differ
+    /// from that one's (nil: any row may).
+    ///
     /// Given a copy of the previous bundle's database and the rows that changed since it was
-    /// made, the unchanged rows are taken from there (the copy is used up); the file is the same,
-    /// and `touched` says which rows may differ from the previous bundle's (nil: any row may).
-    /// `info` holds the schema, the bundle version (the one the file is part of: an app applying
-    /// a delta checks that its file is the delta's base), the store's high-water mark, the event
-    /// count and, with a recent layer, `recent_since` (ms: the app draws the events from then on itself).
+    /// made, the copy is patched (`AppDatabaseStaging.patch`: its rows, its R-tree's and its
+    /// `info` become those a full export writes) and, while it is still compact
+    /// (`SQLiteBuild.isCompact`), it is the new file: an incremental export writes a few rows, not the whole
+    /// file. Otherwise the file is built whole (`build`), from the patched copy or from the
+    /// store, and comes out compact and the same, byte for byte, whatever it was built from.
     /// `packingMayStart` returns when the R-tree may be packed (the exporter holds it back
     /// while its own memory peaks).
-    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, bundleVersion: String, highWaterMark: Int64,
-                      recentSince: Int64?, previous: (copy: PreviousAppDatabase, changes: SelectionRead.Changes)?, to url: URL,
+    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, info: Info,
+                      previous: (copy: PreviousFileCopy, changes: SelectionRead.Changes)?, to url: URL,
                       packingMayStart: () -> Void, logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
         let started = DispatchTime.now()
-        var laps: [String] = [], lastCPU = Stopwatch.threadCPUSeconds()
-        func lap(_ phase: String) {
-            let cpu = Stopwatch.threadCPUSeconds()
-            laps.append("\(phase) \(String(format: "%.3f", cpu - lastCPU)) s")
-            lastCPU = cpu
+        var laps = Laps()
+        @Sendable func staging(at url: URL) -> AppDatabaseStaging {
+            AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs, url: url)
         }
-        // The staging file is made on a thread of its own while this one packs the R-tree
-        // into the final file (it needs only the table); the rows are transferred after.
+        defer { previous?.copy.discard() }
+        var touched: DeltaWriter.TouchedRows?, patched: AppDatabaseStaging?
+        if let previous, previous.copy.wait() {
+            let copy = staging(at: previous.copy.url)
+            touched = try copy.patch(changes: previous.changes, info: info)
+            if touched != nil { patched = copy }
+            laps.lap(touched == nil ? "the previous bundle's file refused" : "patched the previous bundle's file")
+        }
+        if let patched, try SQLiteBuild.isCompact(patched.url) {
+            guard rename(patched.url.path, url.path) == 0 else {
+                throw QuakeBakeError("cannot move \(patched.url.path) to \(url.path): \(String(cString: strerror(errno)))")
+            }
+            laps.note("kept it (still compact)")
+        } else {
+            try build(staged: patched, fromStore: { staging(at: $0) }, table: table, featureIDs: featureIDs, info: info,
+                      to: url, packingMayStart: packingMayStart, laps: &laps)
+        }
+        SQLiteBuild.fsync(url)
+        laps.lap("sync")
+        let sha256 = try SHA256.hex(fileAt: url)
+        laps.lap("sha256")
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
+        logger.debug("made quakes.sqlite in \(String(format: "%.3f", seconds)) s on its own thread; its CPU: \(laps.text)")
+        return (sha256, touched)
+    }
+
+    /// Builds the file whole at `url`: the packed R-tree, then the rows of a staging file,
+    /// `staged` or one filled from the store (`fromStore` makes it at the URL given) on a thread
+    /// of its own while the R-tree is packed, transferred (SQLite's "xfer" optimisation: see
+    /// the type's comment), then `info`.
+    private static func build(staged: AppDatabaseStaging?, fromStore: @escaping @Sendable (URL) -> AppDatabaseStaging,
+                              table: EventTable, featureIDs: FeatureIDs, info: Info, to url: URL,
+                              packingMayStart: () -> Void, laps: inout Laps) throws {
         let fallback = url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix)
-        let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String, DeltaWriter.TouchedRows?) in
+        let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String?) in
+            if let staged { return (staged, nil) }
             let started = Stopwatch.threadCPUSeconds()
-            func staging(at url: URL) -> AppDatabaseStaging {
-                AppDatabaseStaging(store: store, selection: selection, table: table, featureIDs: featureIDs, url: url)
-            }
-            if let previous, previous.copy.wait(), let touched = try staging(at: previous.copy.url).patch(changes: previous.changes) {
-                return (staging(at: previous.copy.url), "staged rows (the previous bundle's, patched) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s", touched)
-            }
-            let staged = staging(at: fallback)
-            try staged.copyFromStore()
-            return (staged, "staged rows and indexes (from the store) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s", nil)
+            let fresh = fromStore(fallback)
+            try fresh.copyFromStore()
+            return (fresh, "staged rows and indexes (from the store) \(String(format: "%.3f", Stopwatch.threadCPUSeconds() - started)) s on a thread of its own")
         }
         defer {
             _ = try? staging.wait()
-            previous?.copy.discard()
             try? FileManager.default.removeItem(at: fallback)
         }
         let queue = try SQLiteBuild.create(url, label: "export.app")
-        var touched: DeltaWriter.TouchedRows?
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
             try db.inTransaction {
-                try db.execute(sql: eventsSchema + """
-                    CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
-                    CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat);
-                    """)
+                try db.execute(sql: eventsSchema + infoTable + ";\n" + rtreeTable + ";\n")
                 packingMayStart()
                 try fillRTree(db, table: table, featureIDs: featureIDs)
                 return .commit
             }
-            lap("R-tree")
-            let (staged, stagingLap, touchedRows) = try staging.wait()
-            touched = touchedRows
-            laps.append(stagingLap + " on a thread of its own")
+            laps.lap("R-tree")
+            let (staged, stagingLap) = try staging.wait()
+            if let stagingLap { laps.note(stagingLap) }
             try db.execute(sql: "ATTACH DATABASE ? AS staging", arguments: [staged.url.path])
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO events SELECT * FROM staging.events")
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count else {
                     throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(table.count) selected events")
                 }
-                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('bundle_version', ?), ('store_high_water_mark', ?), ('events', ?)",
-                               arguments: [bundleVersion, String(highWaterMark), String(table.count)])
-                if let recentSince {
-                    try db.execute(sql: "INSERT INTO info (name, value) VALUES ('recent_since', ?)", arguments: [String(recentSince)])
-                }
+                try info.write(db)
                 return .commit
             }
-            lap("rows and indexes transferred")
+            laps.lap("rows and indexes transferred")
             try db.execute(sql: "DETACH DATABASE staging")
         }
         try queue.close()
-        SQLiteBuild.fsync(url)
-        lap("commit and sync")
-        let sha256 = try SHA256.hex(fileAt: url)
-        lap("sha256")
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        logger.debug("built quakes.sqlite in \(String(format: "%.3f", seconds)) s on its own thread; its CPU: \(laps.joined(separator: ", "))")
-        return (sha256, touched)
+    }
+
+    /// The CPU time of this thread per phase, for the debug line.
+    struct Laps {
+        private var parts: [String] = []
+        private var last = Stopwatch.threadCPUSeconds()
+
+        /// Ends a phase named `phase`.
+        mutating func lap(_ phase: String) {
+            let cpu = Stopwatch.threadCPUSeconds()
+            parts.append("\(phase) \(String(format: "%.3f", cpu - last)) s")
+            last = cpu
+        }
+
+        /// Adds a note that takes no time of this thread.
+        mutating func note(_ text: String) { parts.append(text) }
+
+        var text: String { parts.joined(separator: ", ") }
     }
 
     /// Packs the R-tree (`PackedRTree`). The points come from the event table in memory (the

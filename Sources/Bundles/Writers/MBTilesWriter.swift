@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuakeCommon
 import QuakeSQLite
 import QuakeTiles
 
@@ -9,21 +10,96 @@ import QuakeTiles
 /// gzip MVT blobs, a unique index on the tile address, application id `MPBX`.
 enum MBTilesWriter {
     /// Writes the file; `metadata` rows go in the order given.
-    static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], to url: URL) throws {
+    ///
+    /// With `previous`, a copy of the previous version's file, whose tiles are those of `records`
+    /// that were reused (`TileRecord.Origin.previous`), the copy is patched instead while it stays compact
+    /// (`SQLiteBuild.isCompact`): the tiles gone are deleted, those encoded anew written over the
+    /// old ones or added, the metadata replaced. The file then holds the tiles and metadata a full
+    /// export writes, not the same bytes. Returns whether it was patched.
+    @discardableResult
+    static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], previous: PreviousFileCopy?, to url: URL) throws -> Bool {
+        if let previous, previous.wait() {
+            guard rename(previous.url.path, url.path) == 0 else {
+                throw QuakeBakeError("cannot move \(previous.url.path) to \(url.path): \(String(cString: strerror(errno)))")
+            }
+            if try patch(url, records: records, data: data, metadata: metadata), try SQLiteBuild.isCompact(url) {
+                SQLiteBuild.fsync(url)
+                return true
+            }
+        }
+        try write(records: records, data: data, metadata: metadata, to: url)
+        return false
+    }
+
+    /// Patches the copy of the previous file at `url` (see `write`); false when it is not a file this writer made.
+    private static func patch(_ url: URL, records: [TileRecord], data: TileData, metadata: [(String, String)]) throws -> Bool {
+        let queue = try SQLiteBuild.open(url, label: "export.mbtiles-patch")
+        defer { try? queue.close() }
+        return try queue.writeWithoutTransaction { db in
+            let declared = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master ORDER BY name")
+            guard declared == schema.sorted(by: { name($0) < name($1) }),
+                  try Int.fetchOne(db, sql: "PRAGMA application_id") == applicationID else { return false }
+            try db.inTransaction {
+                let now = Set(records.map { Address(z: $0.key.z, x: Int($0.key.x), row: Int($0.key.tmsRow)) })
+                let gone = try Row.fetchAll(db, sql: "SELECT zoom_level, tile_column, tile_row FROM tiles")
+                    .map { Address(z: $0[0], x: $0[1], row: $0[2]) }.filter { !now.contains($0) }
+                try RawStatement.run(db, "DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", for: gone) { s, key in
+                    s.bind(1, key.z)
+                    s.bind(2, key.x)
+                    s.bind(3, key.row)
+                }
+                let upsert = "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?) "
+                    + "ON CONFLICT (zoom_level, tile_column, tile_row) DO UPDATE SET tile_data = excluded.tile_data"
+                try RawStatement.run(db, upsert, for: records.lazy.filter { $0.origin == .fresh }) { s, record in
+                    s.bind(1, Int64(record.key.z))
+                    s.bind(2, Int64(record.key.x))
+                    s.bind(3, Int64(record.key.tmsRow))
+                    try data.bytes(of: record).withUnsafeBytes { s.bind(4, blob: $0) }
+                }
+                try db.execute(sql: "DELETE FROM metadata")
+                try insertMetadata(db, metadata)
+                return .commit
+            }
+            return true
+        }
+    }
+
+    /// A tile's address as the file keys it (TMS row).
+    private struct Address: Hashable {
+        let z: Int, x: Int, row: Int
+    }
+
+    /// The tables and indexes of the file, as `sqlite_master` keeps them.
+    private static let schema = [
+        "CREATE TABLE metadata (name TEXT, value TEXT)",
+        "CREATE UNIQUE INDEX metadata_name ON metadata (name)",
+        "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)",
+        "CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)",
+    ]
+
+    /// The name a statement of `schema` creates.
+    private static func name(_ statement: String) -> String {
+        String(statement.split(separator: " ").first { !["CREATE", "TABLE", "UNIQUE", "INDEX"].contains($0) } ?? "")
+    }
+
+    /// `MPBX`.
+    private static let applicationID = 0x4d504258
+
+    private static func insertMetadata(_ db: Database, _ metadata: [(String, String)]) throws {
+        try RawStatement.run(db, "INSERT INTO metadata (name, value) VALUES (?, ?)", for: metadata) { s, row in
+            s.bind(1, row.0)
+            s.bind(2, row.1)
+        }
+    }
+
+    /// Writes the file whole.
+    private static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "export.mbtiles", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA application_id = 0x4d504258")
+            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
             try db.inTransaction {
-                try db.execute(sql: """
-                    CREATE TABLE metadata (name TEXT, value TEXT);
-                    CREATE UNIQUE INDEX metadata_name ON metadata (name);
-                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
-                    CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
-                    """)
-                try RawStatement.run(db, "INSERT INTO metadata (name, value) VALUES (?, ?)", for: metadata) { s, row in
-                    s.bind(1, row.0)
-                    s.bind(2, row.1)
-                }
+                try db.execute(sql: schema.map { $0 + ";\n" }.joined())
+                try insertMetadata(db, metadata)
                 // In index order (a sorted order of positions, not a sorted copy of 200,000 records:
                 // this runs at the export's memory peak).
                 let order = records.indices.sorted {

@@ -46,6 +46,21 @@ enum SQLiteBuild {
         return queue
     }
 
+    /// Whether the database file at `url`, made by patching an earlier one, is still about as
+    /// small as the same content written whole: at most an eighth of its pages free. A patched
+    /// file keeps the pages its changes freed for the next changes (a changed row or tile mostly
+    /// takes the room its older version had), so it grows little; past that share the caller
+    /// writes it whole again, compact.
+    static func isCompact(_ url: URL) throws -> Bool {
+        let queue = try DatabaseQueue(path: url.path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
+            let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? pages
+            return free * 8 <= pages
+        }
+    }
+
     /// Flushes the file to disk (after the queue is closed).
     static func fsync(_ url: URL) {
         let fd = Glibc.open(url.path, O_RDONLY | O_CLOEXEC)
