@@ -89,6 +89,10 @@ enum AppDatabaseWriter {
         }
     }
 
+    /// How much of a patched file may be unused before it is written whole again (`SQLiteBuild.isCompact`):
+    /// one written whole leaves under 1% unused.
+    static let compactUnusedShare = 0.125
+
     /// Makes the app database of the selected events of the store at `store` (those of `table`)
     /// at `url`, and returns the file's sha256 (it is made on a core of its own, so it hashes
     /// itself there) and, when it was made from the previous bundle's, the rows that may differ
@@ -118,7 +122,7 @@ enum AppDatabaseWriter {
             if touched != nil { patched = copy }
             laps.lap(touched == nil ? "the previous bundle's file refused" : "patched the previous bundle's file")
         }
-        if let patched, try SQLiteBuild.isCompact(patched.url) {
+        if let patched, try SQLiteBuild.isCompact(patched.url, unusedShare: compactUnusedShare) {
             guard rename(patched.url.path, url.path) == 0 else {
                 throw QuakeBakeError("cannot move \(patched.url.path) to \(url.path): \(String(cString: strerror(errno)))")
             }

@@ -22,7 +22,7 @@ enum MBTilesWriter {
             guard rename(previous.url.path, url.path) == 0 else {
                 throw QuakeBakeError("cannot move \(previous.url.path) to \(url.path): \(String(cString: strerror(errno)))")
             }
-            if try patch(url, records: records, data: data, metadata: metadata), try SQLiteBuild.isCompact(url) {
+            if try patch(url, records: records, data: data, metadata: metadata), try SQLiteBuild.isCompact(url, unusedShare: compactUnusedShare) {
                 SQLiteBuild.fsync(url)
                 return true
             }
@@ -30,6 +30,10 @@ enum MBTilesWriter {
         try write(records: records, data: data, metadata: metadata, to: url)
         return false
     }
+
+    /// How much of a patched file may be unused before it is written whole again (`SQLiteBuild.isCompact`):
+    /// one written whole leaves some 9% unused (a big tile ends in a part-filled page).
+    static let compactUnusedShare = 0.2
 
     /// Patches the copy of the previous file at `url` (see `write`); false when it is not a file this writer made.
     private static func patch(_ url: URL, records: [TileRecord], data: TileData, metadata: [(String, String)]) throws -> Bool {
