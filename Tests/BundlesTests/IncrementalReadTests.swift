@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import QuakeBundles
 import QuakeCatalog
+import QuakeSynthetic
 import Testing
 import TestSupport
 
@@ -160,6 +161,29 @@ import TestSupport
         let second = try exportAndCompare(store, dir, logger: log.logger)
         #expect(second.rowsRead == 1)
         #expect(log.messages.contains { $0.contains("staged rows and indexes (from the store)") }, "\(log.messages)")
+    }
+
+    /// An event cache whose columns pass a megabyte (140,000 events; the writer adds such a column
+    /// a megabyte at a time, the reader takes it in one run) is read back, and the next export reads
+    /// only the row that changed. From ce0885c to 884c048 such a cache failed its checksum and every
+    /// export was a full one: the samples' tables are far smaller.
+    @Test func aCacheOfColumnsOverAMegabyteIsReadBack() throws {
+        let dir = TemporaryDirectory("incremental-big-cache")
+        var catalog = SyntheticCatalog(seed: 13)
+        let events = catalog.events(140_000)
+        let store = try TestStore(at: dir.path("store/quakes.sqlite"), events: events)
+        let configure: (inout ExportOptions) -> Void = { $0.thinning.maxZoom = 3; $0.attributes = [.id, .mag, .time, .minzoom] }
+        let first = try ExportHelpers.export(store, to: dir.path("bundles"), configure)
+        #expect(first.events == events.count && first.rowsRead == first.events)
+        var event = try #require(events.min { $0.id < $1.id })
+        event.updated += 1
+        event.mag = (event.mag ?? 1) + 0.1
+        try store.upsert([event])
+        let log = RecordedLog()
+        let second = try ExportHelpers.export(store, to: dir.path("bundles"), logger: log.logger, configure)
+        #expect(second.rowsRead == 1 && second.changed)
+        #expect(log.messages.contains { $0.contains("read the event cache (\(events.count) events)") }, "\(log.messages.prefix(3))")
+        #expect(!log.messages.contains { $0.contains("could not be read") }, "\(log.messages.prefix(3))")
     }
 
     @Test func manyChangesReadTheWholeStore() throws {
