@@ -120,13 +120,14 @@ enum AppDatabaseWriter {
             let copy = staging(at: previous.copy.url)
             touched = try copy.patch(changes: previous.changes, info: info)
             if touched != nil { patched = copy }
-            laps.lap(touched == nil ? "the previous bundle's file refused" : "patched the previous bundle's file")
+            laps.lap(touched == nil ? "the previous bundle's file not patched (not one this writer made, or not the cached events)" : "patched the previous bundle's file")
         }
-        if let patched, try SQLiteBuild.isCompact(patched.url, unusedShare: compactUnusedShare) {
+        let compact = try patched.map { try SQLiteBuild.isCompact($0.url, unusedShare: compactUnusedShare) } ?? false
+        if patched != nil { laps.lap(compact ? "kept it (still compact)" : "written whole again (too much of it unused)") }
+        if let patched, compact {
             guard rename(patched.url.path, url.path) == 0 else {
                 throw QuakeBakeError("cannot move \(patched.url.path) to \(url.path): \(String(cString: strerror(errno)))")
             }
-            laps.note("kept it (still compact)")
         } else {
             try build(staged: patched, fromStore: { staging(at: $0) }, table: table, featureIDs: featureIDs, info: info,
                       to: url, packingMayStart: packingMayStart, laps: &laps)
