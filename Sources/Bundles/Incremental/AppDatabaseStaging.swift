@@ -7,7 +7,9 @@ import QuakeTiles
 
 /// The staging file of the app database: an `events` table with the final file's indexes,
 /// from which `AppDatabaseWriter` transfers the rows. Rows may get there in any order and
-/// the file may hold other tables: only the rows of `events` count.
+/// the file may hold other tables: only the rows of `events` count. A copy of the previous
+/// bundle's file, patched (`patch`), is a whole app database, and becomes the new one while
+/// it is compact.
 struct AppDatabaseStaging {
     let store: URL
     let selection: Selection

@@ -40,8 +40,9 @@ enum MBTilesWriter {
         let queue = try SQLiteBuild.open(url, label: "export.mbtiles-patch")
         defer { try? queue.close() }
         return try queue.writeWithoutTransaction { db in
-            let declared = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master ORDER BY name")
-            guard declared == schema.sorted(by: { name($0) < name($1) }),
+            // `sqlite_master` keeps the statements in the order they ran.
+            let declared = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master ORDER BY rowid")
+            guard declared == schema,
                   try Int.fetchOne(db, sql: "PRAGMA application_id") == applicationID else { return false }
             try db.inTransaction {
                 let now = Set(records.map { Address(z: $0.key.z, x: Int($0.key.x), row: Int($0.key.tmsRow)) })
@@ -73,18 +74,13 @@ enum MBTilesWriter {
         let z: Int, x: Int, row: Int
     }
 
-    /// The tables and indexes of the file, as `sqlite_master` keeps them.
+    /// The tables and indexes of the file, in the order they are made, as `sqlite_master` keeps them.
     private static let schema = [
         "CREATE TABLE metadata (name TEXT, value TEXT)",
         "CREATE UNIQUE INDEX metadata_name ON metadata (name)",
         "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)",
         "CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)",
     ]
-
-    /// The name a statement of `schema` creates.
-    private static func name(_ statement: String) -> String {
-        String(statement.split(separator: " ").first { !["CREATE", "TABLE", "UNIQUE", "INDEX"].contains($0) } ?? "")
-    }
 
     /// `MPBX`.
     private static let applicationID = 0x4d504258
