@@ -51,8 +51,9 @@ public struct ExportOptions: Hashable, Sendable {
     /// Keep the events of the last N to 2N days out of the tiles, in a recent layer of their own
     /// (`--recent-days`; see `RecentLayer`): deltas stay small when only recent events change.
     public var recentDays = RecentDays.auto
-    /// Start from the current bundle (off with `--full`; the result is the same either way): read
-    /// only the store rows that changed since it was made, and reuse its unchanged tiles and rows.
+    /// Start from the current bundle (off with `--full`; the content is the same either way): read
+    /// only the store rows that changed since it was made, reuse its unchanged tiles, and patch
+    /// copies of its app database and MBTiles.
     public var reuseTiles = true
 
     public init() {}

@@ -13,8 +13,9 @@ public enum Exporter {
     /// bundle, nothing is written and the summary says `changed == false`. A selection
     /// without events gives a complete bundle without features, and a warning.
     /// Unless `options.reuseTiles` is off, the export reads only the store rows that
-    /// changed since the current bundle (see `EventCache`) and encodes only the tiles
-    /// whose content changed; the bundle is the same either way.
+    /// changed since the current bundle (see `EventCache`), encodes only the tiles whose
+    /// content changed and patches copies of the current `quakes.sqlite` and `quakes.mbtiles`;
+    /// the bundle is the same either way (those two files by content: see `AppDatabaseWriter`).
     /// The caller holds the workspace lock.
     public static func export(store: URL, out: URL, options: ExportOptions,
                               progress: any ProgressSink, logger: Logger) throws -> ExportSummary {

@@ -39,7 +39,7 @@ struct ExportCommand: AsyncParsableCommand {
     var eventType: [String] = []
 
     @OptionGroup var bundle: BundleFlags
-    @Flag(help: "Encode every tile, reusing nothing from the current bundle (the result is the same).") var full = false
+    @Flag(help: "Encode every tile and write every file whole, reusing nothing from the current bundle (the same content; quakes.sqlite and quakes.mbtiles come out compact).") var full = false
 
     /// Bad options are said in ArgumentParser's form (`Error: …` and the usage, exit 64).
     func validate() throws {
