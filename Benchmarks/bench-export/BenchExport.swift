@@ -138,6 +138,19 @@ struct Measure: ParsableCommand {
                                    label: "(b') real, 1,000 newest changed, incremental", in: directory)
     }
 
+    /// Copies the output directory `source` as `cp -a` does: with the files' modification times,
+    /// so that the export over the copy finds the current version's files as the export that
+    /// published them left them (`.export-cache/published-files.txt`), as a cron run does, and does
+    /// not hash them (`FileManager.copyItem` gives them new times).
+    private static func copyPreservingTimes(_ source: URL, to destination: URL) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-a", source.path, destination.path]
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw QuakeBakeError("cp -a \(source.path) \(destination.path) failed") }
+    }
+
     /// Indexes `changed` into `store`, then exports at max zoom 10 over copies of the bundle
     /// directory `before`, `runs` times; prints the fastest and returns the directory of the
     /// last export.
@@ -150,7 +163,8 @@ struct Measure: ParsableCommand {
         var fastest: ExportFigures?
         for _ in 0..<runs {
             try? FileManager.default.removeItem(at: copy)
-            try FileManager.default.copyItem(at: before, to: copy)
+            try Self.copyPreservingTimes(before, to: copy)
+            sync()  // the copy just made (240 MB) is not the export's to write back (as in Scripts/bench-deltas)
             let figures = try Children.export(store: store, out: copy, maxZoom: 10)
             if fastest == nil || figures.seconds < fastest!.seconds { fastest = figures }
         }
