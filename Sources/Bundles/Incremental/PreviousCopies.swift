@@ -23,6 +23,13 @@ final class PreviousFileCopy: Sendable {
         (try? copying.wait()) != nil
     }
 
+    /// Moves the copy (made, and patched since) to `destination`, in the new version's directory.
+    func move(to destination: URL) throws {
+        guard rename(url.path, destination.path) == 0 else {
+            throw QuakeBakeError("cannot move \(url.path) to \(destination.path): \(String(cString: strerror(errno)))")
+        }
+    }
+
     /// Waits for the copy and removes it (if it was not moved away).
     func discard() {
         _ = wait()

@@ -124,10 +124,8 @@ enum AppDatabaseWriter {
         }
         let compact = try patched.map { try SQLiteBuild.isCompact($0.url, unusedShare: compactUnusedShare) } ?? false
         if patched != nil { laps.lap(compact ? "kept it (still compact)" : "written whole again (too much of it unused)") }
-        if let patched, compact {
-            guard rename(patched.url.path, url.path) == 0 else {
-                throw QuakeBakeError("cannot move \(patched.url.path) to \(url.path): \(String(cString: strerror(errno)))")
-            }
+        if let previous, patched != nil, compact {
+            try previous.copy.move(to: url)
         } else {
             try build(staged: patched, fromStore: { staging(at: $0) }, table: table, featureIDs: featureIDs, info: info,
                       to: url, packingMayStart: packingMayStart, laps: &laps)
@@ -136,8 +134,7 @@ enum AppDatabaseWriter {
         laps.lap("sync")
         let sha256 = try SHA256.hex(fileAt: url)
         laps.lap("sha256")
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1e9
-        logger.debug("made quakes.sqlite in \(String(format: "%.3f", seconds)) s on its own thread; its CPU: \(laps.text)")
+        logger.debug("made quakes.sqlite in \(String(format: "%.3f", Stopwatch.seconds(since: started))) s on its own thread; its CPU: \(laps.text)")
         return (sha256, touched)
     }
 

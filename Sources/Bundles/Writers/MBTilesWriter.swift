@@ -19,9 +19,7 @@ enum MBTilesWriter {
     @discardableResult
     static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], previous: PreviousFileCopy?, to url: URL) throws -> Bool {
         if let previous, previous.wait() {
-            guard rename(previous.url.path, url.path) == 0 else {
-                throw QuakeBakeError("cannot move \(previous.url.path) to \(url.path): \(String(cString: strerror(errno)))")
-            }
+            try previous.move(to: url)
             if try patch(url, records: records, data: data, metadata: metadata), try SQLiteBuild.isCompact(url, unusedShare: compactUnusedShare) {
                 SQLiteBuild.fsync(url)
                 return true
@@ -47,7 +45,7 @@ enum MBTilesWriter {
             try db.inTransaction {
                 let now = Set(records.map { Address(z: $0.key.z, x: Int($0.key.x), row: Int($0.key.tmsRow)) })
                 let gone = try Row.fetchAll(db, sql: "SELECT zoom_level, tile_column, tile_row FROM tiles")
-                    .map { Address(z: $0[0], x: $0[1], row: $0[2]) }.filter { !now.contains($0) }
+                    .map { try Address(z: $0.decode(atIndex: 0), x: $0.decode(atIndex: 1), row: $0.decode(atIndex: 2)) }.filter { !now.contains($0) }
                 try RawStatement.run(db, "DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", for: gone) { s, key in
                     s.bind(1, key.z)
                     s.bind(2, key.x)
