@@ -183,6 +183,7 @@ private struct PieceReader {
         }
         var scan = ValueScan(inArray: layout.isCollection)
         var features = 0, scanned = 0, pieces = 0
+        var body: [UInt8] = []
         while true {
             let more = try fill(stream)
             var cut = scan.lastEnd(in: buffer, from: scanned)
@@ -201,17 +202,22 @@ private struct PieceReader {
             // Blanks after a sequence's last Feature are not another piece.
             if final && pieces > 0 && !layout.isCollection && buffer[..<cut].allSatisfy({ [0x20, 0x0A, 0x0D, 0x09, 0x1E].contains($0) }) { return }
             pieces += 1
-            var body = Data(capacity: head.count + cut + 2)
+            // The piece is put together in one buffer kept for the whole file (a new one each time
+            // cost a fresh mapping and its page faults), and read in place.
+            body.removeAll(keepingCapacity: true)
             body.append(contentsOf: head)
-            buffer.withUnsafeBufferPointer { body.append(UnsafeBufferPointer(rebasing: $0[..<cut])) }
+            body.append(contentsOf: buffer[..<cut])
             // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
             if layout.isCollection && (!final || scan.arrayEnd != nil) { body.append(contentsOf: Array("]}".utf8)) }
             var delivered = 0
             let origin = GeoJSONReader.Origin(feature: features, byte: base - head.count)
-            let piece = GeoJSONReader.read(body: body, source: source, chunkSize: chunkSize, origin: origin,
-                                           continuing: !layout.isCollection && pieces > 1) { events in
-                delivered += events.count
-                deliver(events)
+            let continuing = !layout.isCollection && pieces > 1
+            let piece = body.withUnsafeMutableBytes { bytes in
+                let text = bytes.baseAddress.map { Data(bytesNoCopy: $0, count: bytes.count, deallocator: .none) } ?? Data()
+                return GeoJSONReader.read(body: text, source: source, chunkSize: chunkSize, origin: origin, continuing: continuing) { events in
+                    delivered += events.count
+                    deliver(events)
+                }
             }
             features += delivered + piece.events.count + piece.rejects.count
             take(piece, deliver: deliver)

@@ -2,17 +2,23 @@ import Foundation
 import QuakeCommon
 
 /// A file's bytes, decompressed when it is gzip, read a piece at a time, within a limit.
+///
+/// The file is read with `read(2)` into one buffer kept for the whole file (and inflated into
+/// another): a fresh `Data` for each piece cost a new mapping of a few MB and a page fault for
+/// every 4 KB of it, about a fifth of the reading thread's time on a 300 MB file.
 final class DecompressedStream {
     /// Why the stream stopped.
     struct Failure: Error, CustomStringConvertible {
         let description: String
     }
 
-    private let handle: FileHandle
+    private let descriptor: Int32
     private let path: String
     /// Set when the file is gzip.
     private let gzip: Gzip.Decompressor?
     private let output: UnsafeMutableRawBufferPointer
+    /// The compressed bytes read last, when the file is gzip (the decompressor reads them in place).
+    private let input: UnsafeMutableRawBufferPointer
     private let limit: Int
     private var inputEnded = false
     /// Decompressed bytes handed out so far.
@@ -24,17 +30,27 @@ final class DecompressedStream {
     /// Opens the file at `url`, which may decompress to at most `limit` bytes.
     init(url: URL, limit: Int, pieceBytes: Int) throws {
         path = url.path
-        handle = try FileHandle(forReadingFrom: url)
-        let magic = try handle.read(upToCount: 2) ?? Data()
-        try handle.seek(toOffset: 0)
-        gzip = Gzip.isCompressed(magic) ? try Gzip.Decompressor() : nil
+        descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(description: "cannot read it: \(String(cString: strerror(errno)))") }
         output = .allocate(byteCount: max(pieceBytes, 1), alignment: 8)
+        input = .allocate(byteCount: max(pieceBytes / 4, 1), alignment: 8)
+        var magic: (UInt8, UInt8) = (0, 0)
+        let count = pread(descriptor, &magic, 2, 0)
+        do {
+            gzip = count == 2 && Gzip.isCompressed(Data([magic.0, magic.1])) ? try Gzip.Decompressor() : nil
+        } catch {
+            close(descriptor)
+            output.deallocate()
+            input.deallocate()
+            throw error
+        }
         self.limit = limit
     }
 
     deinit {
         output.deallocate()
-        try? handle.close()
+        input.deallocate()
+        close(descriptor)
     }
 
     /// Appends the next piece of the file's bytes to `buffer`; false once the file has ended,
@@ -56,21 +72,27 @@ final class DecompressedStream {
                 if produced > 0 { return try take(produced, into: &buffer) }
             }
             if inputEnded { return false }
-            let data = try handle.read(upToCount: output.count) ?? Data()
-            if data.isEmpty {
+            let into = gzip == nil ? output : input
+            let count = try readSome(into: into)
+            if count == 0 {
                 inputEnded = true
                 try gzip?.finish()
                 return false
             }
-            guard let gzip else {
-                total += data.count
-                try checkLimit()
-                buffer.append(contentsOf: data)
-                return true
-            }
-            gzip.feed(data)
+            guard let gzip else { return try take(count, into: &buffer) }
+            // The decompressor reads these bytes in place; they are not read over before it has used them all up.
+            gzip.feed(Data(bytesNoCopy: into.baseAddress!, count: count, deallocator: .none))
         }
         return false
+    }
+
+    /// Reads up to `buffer.count` bytes of the file into `buffer`; 0 at its end.
+    private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            guard errno == EINTR else { throw Failure(description: "cannot read it: \(String(cString: strerror(errno)))") }
+        }
     }
 
     /// Reads the rest of the file without keeping it (within the limit), to its end or its gzip damage.
