@@ -9,8 +9,9 @@ import QuakeSQLite
 /// With the spatial index live, SpatiaLite's per-row triggers cost about 100 µs
 /// an event. A fresh store (a scratch file nobody else sees until it is renamed
 /// into place) therefore loads with the secondary indexes of `events` and
-/// `event_ids` and the triggers of `events` set aside, then recreates the indexes
-/// in one sort each, packs the R-tree in bulk (`PackedRTree`) and puts the
+/// `event_ids` and the triggers of `events` set aside, and `events.id` not yet its
+/// primary key (`StoreSchema.createForBulkBuild`), then makes the key and recreates
+/// the indexes in one sort each, packs the R-tree in bulk (`PackedRTree`) and puts the
 /// triggers back exactly as they were, so that later incremental runs keep the
 /// spatial index current.
 struct BulkBuild {
@@ -38,6 +39,7 @@ struct BulkBuild {
     /// `directory` and `points` are emptied.
     func finish(_ db: Database, directory: MemoryIDDirectory, points: PointLog, logger: Logger) throws {
         let sorting = BackgroundWork("quake-store sorting ids") { directory.sortMapping() }
+        try Indexer.measure("events.id made the primary key", logger) { try StoreSchema.keyEventIDs(db) }
         try createIndexes(on: "events", db, logger)
         try Indexer.measure("waited for the sorting thread", logger) { try sorting.wait() }
         try Indexer.measure("event_ids written", logger) {

@@ -57,6 +57,7 @@ final class EventReconciler {
 
     private let directory: any IDDirectory
     private let findEvent: RawStatement
+    private let findRow: RawStatement
     private let findTombstone: RawStatement
     private var insertEvent: EventRowWriter
     private var updateEvent: EventRowWriter
@@ -73,6 +74,7 @@ final class EventReconciler {
         self.directory = directory
         self.points = points
         findEvent = try RawStatement(db, "SELECT rowid, updated, ids FROM events WHERE id = ?")
+        findRow = try RawStatement(db, "SELECT rowid, updated, ids FROM events WHERE rowid = ?")
         findTombstone = try RawStatement(db, "SELECT updated, ids FROM tombstones WHERE id = ?")
         insertEvent = EventRowWriter(try RawStatement(db, EventRow.insertSQL))
         updateEvent = EventRowWriter(try RawStatement(db, EventRow.updateSQL))
@@ -135,16 +137,17 @@ final class EventReconciler {
         let live = incumbents.filter { $0.rowid != nil }
         if event.isDeleted {
             for stored in incumbents {
-                if let rowid = stored.rowid { try remove(rowid) } else if stored.id != event.id { try removeTombstone(stored.id) }
+                if let rowid = stored.rowid { try remove(rowid, named: stored.id) } else if stored.id != event.id { try removeTombstone(stored.id) }
             }
         } else {
             let reused = live.first { $0.id == event.id } ?? live.first
             for stored in incumbents where stored.id != reused?.id {
-                if let rowid = stored.rowid { try remove(rowid) } else { try removeTombstone(stored.id) }
+                if let rowid = stored.rowid { try remove(rowid, named: stored.id) } else { try removeTombstone(stored.id) }
             }
-            if let rowid = reused?.rowid {
+            if let reused, let rowid = reused.rowid {
                 try updateEvent.write(event, rowid: rowid)
                 points?.record(rowid: rowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
+                try renamed(row: rowid, from: reused.id, to: event.id)
             }
         }
         if event.isDeleted || live.isEmpty { try store(event, source: source) }
@@ -175,17 +178,30 @@ final class EventReconciler {
 
     /// The incumbent stored under preferred id `id`, if any.
     private func incumbent(named id: String) throws -> Incumbent? {
-        findEvent.bind(1, id)
-        defer { findEvent.reset() }
-        if try findEvent.step() {
-            return Incumbent(id: id, updated: findEvent.int64(1), rowid: findEvent.int64(0), ids: findEvent.text(2) ?? "")
-        }
+        if let live = try liveRow(named: id) { return live }
         findTombstone.bind(1, id)
         defer { findTombstone.reset() }
         if try findTombstone.step() {
             return Incumbent(id: id, updated: findTombstone.int64(0), rowid: nil, ids: findTombstone.text(1) ?? "")
         }
         return nil
+    }
+
+    /// The row of `events` named `id`, if any: found through the table's index on `id`, or, in a
+    /// fresh build (whose `events` gets that index only at the end), through the directory.
+    private func liveRow(named id: String) throws -> Incumbent? {
+        let find: RawStatement
+        if directory.keepsRows {
+            guard let rowid = try directory.rowid(named: id) else { return nil }
+            find = findRow
+            find.bind(1, rowid)
+        } else {
+            find = findEvent
+            find.bind(1, id)
+        }
+        defer { find.reset() }
+        guard try find.step() else { return nil }
+        return Incumbent(id: id, updated: find.int64(1), rowid: find.int64(0), ids: find.text(2) ?? "")
     }
 
     /// The index of the incumbent that stands against a new version named `newID`: the newest,
@@ -205,7 +221,7 @@ final class EventReconciler {
     private func keep(_ winner: Incumbent, over incumbents: [Incumbent], joining newIDs: [String]) throws -> Outcome {
         var removedLive = false
         for stored in incumbents where stored.id != winner.id {
-            if let rowid = stored.rowid { try remove(rowid); removedLive = true } else { try removeTombstone(stored.id) }
+            if let rowid = stored.rowid { try remove(rowid, named: stored.id); removedLive = true } else { try removeTombstone(stored.id) }
             try redirect(from: stored.id, to: winner.id)
         }
         for id in newIDs { try map(id, to: winner.id) }
@@ -219,14 +235,25 @@ final class EventReconciler {
             try recordTombstone(event, source: source)
         } else {
             try insertEvent.write(event)
-            points?.record(rowid: insertEvent.lastInsertRowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
+            let rowid = insertEvent.lastInsertRowid
+            points?.record(rowid: rowid, longitude: event.longitude ?? 0, latitude: event.latitude ?? 0)
+            if directory.keepsRows { try directory.setRowid(rowid, named: event.id) }
         }
     }
 
-    private func remove(_ rowid: Int64) throws {
+    /// Deletes row `rowid`, named `id`.
+    private func remove(_ rowid: Int64, named id: String) throws {
         deleteEvent.bind(1, rowid)
         try deleteEvent.run()
         points?.remove(rowid: rowid)
+        if directory.keepsRows { try directory.setRowid(nil, named: id) }
+    }
+
+    /// Row `rowid`, named `old`, now holds a version named `new` (the same name, or a preferred-id change).
+    private func renamed(row rowid: Int64, from old: String, to new: String) throws {
+        guard directory.keepsRows, old != new else { return }
+        try directory.setRowid(nil, named: old)
+        try directory.setRowid(rowid, named: new)
     }
 
     private func removeTombstone(_ id: String) throws {

@@ -15,6 +15,13 @@ protocol IDDirectory: AnyObject {
     func map(_ id: String, to preferred: String) throws
     /// Points every id that points at `old` at `preferred` instead.
     func redirect(from old: String, to preferred: String) throws
+    /// Whether the directory also knows which `events` row each preferred id names (`rowid(named:)`):
+    /// a fresh build's `events` has no index on `id` until the end, so its rows are found here.
+    var keepsRows: Bool { get }
+    /// The rowid of the `events` row named `preferred`, when `keepsRows`.
+    func rowid(named preferred: String) throws -> Int64?
+    /// Records that row `rowid` (nil: no row) is named `preferred`, when `keepsRows`.
+    func setRowid(_ rowid: Int64?, named preferred: String) throws
 }
 
 /// The mapping read and written in `event_ids` directly.
@@ -49,6 +56,11 @@ final class StoredIDDirectory: IDDirectory {
         move.bind(2, old)
         try move.run()
     }
+
+    /// A stored `events` table finds its rows by its own index on `id`.
+    var keepsRows: Bool { false }
+    func rowid(named preferred: String) -> Int64? { nil }
+    func setRowid(_ rowid: Int64?, named preferred: String) {}
 }
 
 /// The mapping kept in memory (an `IDForest`) while a fresh store is built. Only for a
@@ -74,6 +86,16 @@ final class MemoryIDDirectory: IDDirectory {
 
     func redirect(from old: String, to preferred: String) throws {
         try forest.redirect(from: old, to: preferred)
+    }
+
+    var keepsRows: Bool { true }
+
+    func rowid(named preferred: String) -> Int64? {
+        forest.rowid(named: preferred)
+    }
+
+    func setRowid(_ rowid: Int64?, named preferred: String) throws {
+        try forest.setRowid(rowid, named: preferred)
     }
 
     /// Orders the mapping for `forEachMapping` and frees the rest (see `IDForest.sortMapping()`:

@@ -11,7 +11,7 @@ import QuakeCommon
 ///
 /// Compact, because a fresh store of millions of events holds it whole: each id is kept
 /// once, its bytes in one arena, and everything else is 32-bit numbers in flat arrays
-/// (an open-addressing table finds an id's number). About 35 bytes an id and 8 a group
+/// (an open-addressing table finds an id's number). About 39 bytes an id and 8 a group
 /// (a `Dictionary` of `String`s took some 75 an id, and twice that while it grew).
 struct IDForest {
     /// Id number i is `arena[offsets[i] ..< offsets[i + 1]]`.
@@ -23,6 +23,8 @@ struct IDForest {
     private var nodeOf: [Int32] = []
     /// Per id number: the root of the group it names as preferred id (-1: none).
     private var rootNamed: [Int32] = []
+    /// Per id number: the rowid of the `events` row the id is the preferred id of (-1: none).
+    private var rowNamed: [Int32] = []
     /// Per node: its parent (itself for a root) and the id number of its group's preferred id.
     private var parent: [Int32] = []
     private var name: [Int32] = []
@@ -39,6 +41,7 @@ struct IDForest {
         offsets.reserveCapacity(expectedIDs + 1)
         nodeOf.reserveCapacity(expectedIDs)
         rootNamed.reserveCapacity(expectedIDs)
+        rowNamed.reserveCapacity(expectedIDs)
         parent.reserveCapacity(expectedIDs)
         name.reserveCapacity(expectedIDs)
     }
@@ -66,6 +69,25 @@ struct IDForest {
         rootNamed[oldNumber] = -1
     }
 
+    /// The rowid of the `events` row whose preferred id is `id`, if there is one.
+    mutating func rowid(named id: String) -> Int64? {
+        guard let number = number(of: id), rowNamed[number] >= 0 else { return nil }
+        return Int64(rowNamed[number])
+    }
+
+    /// Records that the `events` row `rowid` has the preferred id `id` (`nil`: that no row has it).
+    /// Throws for a rowid past 32 bits (a fresh store numbers its rows from 1, one per event).
+    mutating func setRowid(_ rowid: Int64?, named id: String) throws {
+        guard let rowid else {
+            if let number = number(of: id) { rowNamed[number] = -1 }
+            return
+        }
+        guard rowid >= 0 && rowid <= Int64(Int32.max) else {
+            throw QuakeBakeError("the id directory keeps rowids of up to 32 bits, not \(rowid)")
+        }
+        rowNamed[try intern(id)] = Int32(rowid)
+    }
+
     /// Orders the ids that point at a group by their bytes (SQLite's BINARY collation), with
     /// their preferred ids, for `forEachMapping`, and frees what only the other operations
     /// need: after it, the forest answers `forEachMapping` alone.
@@ -73,6 +95,7 @@ struct IDForest {
         // Only the ids' bytes and the links of mapped ids to names are needed from here on.
         slots = IDSlots(expected: 0)
         rootNamed = []
+        rowNamed = []
         for node in parent.indices { parent[node] = root(Int32(node)) }
         var ids: [Int32] = []
         ids.reserveCapacity(nodeOf.count)
@@ -153,6 +176,7 @@ struct IDForest {
         self.offsets.append(UInt32(self.arena.count))
         nodeOf.append(-1)
         rootNamed.append(-1)
+        rowNamed.append(-1)
         let arena = self.arena, offsets = self.offsets  // read by a segment that grows, while the table changes
         slots.insert(Int32(number), hash: hash) { filed in
             arena.withUnsafeBytes { IDSlots.hash(UnsafeRawBufferPointer(rebasing: $0[Int(offsets[Int(filed)]) ..< Int(offsets[Int(filed) + 1])])) }

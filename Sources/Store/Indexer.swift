@@ -57,7 +57,7 @@ public enum Indexer {
             let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 8)
             do {
                 summary = try database.queue.inDatabase { db in
-                    try StoreSchema.migrate(db, path: store.path)
+                    try StoreSchema.createForBulkBuild(db)
                     let bulk = try BulkBuild(db)
                     let expected = expectedEvents(sources)
                     let directory = MemoryIDDirectory(expectedIDs: expected * 3 / 2)

@@ -57,9 +57,15 @@ public enum StoreColumns {
 
     /// `CREATE TABLE events (…)` as the store has it: `id` is the primary key, and each
     /// column's note is a comment in the SQL that `sqlite3 .schema` shows.
-    public static var createEventsSQL: String {
+    public static var createEventsSQL: String { createEventsSQL(id: keyedID) }
+
+    /// `id` as the store has it, and as a fresh build loads it (see `StoreSchema.createForBulkBuild`).
+    static let keyedID = "id TEXT PRIMARY KEY NOT NULL", unkeyedID = "id TEXT NOT NULL"
+
+    /// `CREATE TABLE events (…)` with `id` defined as `id`.
+    static func createEventsSQL(id: String) -> String {
         let lines = events.enumerated().map { index, column in
-            let definition = column.name == "id" ? "id TEXT PRIMARY KEY NOT NULL" : column.definition
+            let definition = column.name == "id" ? id : column.definition
             let separator = index == events.count - 1 ? "" : ","
             return "    " + definition + separator + (column.note.map { " -- \($0)" } ?? "")
         }

@@ -65,6 +65,24 @@ import TestSupport
         #expect(try f.value("SELECT CheckSpatialIndex('events', 'geom')") == "1")
     }
 
+    /// A fresh build loads `events` before `id` is its primary key and makes it one at the end
+    /// (`StoreSchema.keyEventIDs`): the store it leaves has the schema the migrations make.
+    @Test func aFreshBuildHasTheSchemaTheMigrationsMake() throws {
+        let schema = "SELECT type || ' ' || name || ' ' || tbl_name || ' ' || coalesce(sql, '-') FROM sqlite_master ORDER BY type, name"
+        let built = try Self.built()
+        #expect(try built.value("PRAGMA integrity_check") == "ok")
+        #expect(try built.value("SELECT origin || ' ' || \"unique\" FROM pragma_index_list('events') WHERE name = 'sqlite_autoindex_events_1'") == "pk 1")
+        let migrated = StoreFixture()
+        try FileManager.default.createDirectory(at: migrated.store.deletingLastPathComponent(), withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: migrated.store.path, contents: Data()))
+        try migrated.index([.file(TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz"))])
+        #expect(try built.sql(schema) == migrated.sql(schema))
+        #expect(try built.sql(schema).contains { $0.contains("id TEXT PRIMARY KEY NOT NULL") })
+        // The key holds: a second row with a stored id is refused.
+        let id = try built.value("SELECT id FROM events LIMIT 1")
+        #expect(throws: (any Error).self) { try built.sql("INSERT INTO events (id, ids, sources, types, time, updated, longitude, latitude) SELECT id, ids, sources, types, time, updated, longitude, latitude FROM events WHERE id = '\(id)'") }
+    }
+
     @Test func opensReadOnlyOnlyAnExistingStore() throws {
         let f = StoreFixture()
         #expect { try EventStore(opening: f.store) } throws: { "\($0)".contains("no store yet") }
