@@ -77,6 +77,30 @@ import TestSupport
         #expect(sound.text == first + second && sound.damage == nil)
     }
 
+    /// A sound single member is inflated in one call into the size its trailer states; a trailer
+    /// that lies (about the size, to slip a bomb past the limit, or by damage) is read as the
+    /// stream reads it: the text up to the damage, the damage said, a bomb refused.
+    @Test func aTrailerThatLiesIsReadAsTheStreamReadsIt() throws {
+        let text = Data((0..<50_000).map { "row \($0)\n" }.joined().utf8)
+        let member = try Gzip.compress(text)
+        #expect(try Gzip.decompress(member) == text && Gzip.salvage(member).damage == nil)
+        func withSize(_ size: UInt32) -> Data {
+            var forged = member
+            withUnsafeBytes(of: size.littleEndian) { forged.replaceSubrange((forged.count - 4)..., with: $0) }
+            return forged
+        }
+        for size in [UInt32(1), UInt32(text.count - 1), UInt32(text.count + 1), UInt32.max] {
+            let forged = withSize(size)
+            let said = Self.failure { try Gzip.decompress(forged) }
+            #expect(said == Self.failure { try Self.streamed(forged, pieceSize: 1_000, outputSize: 4_096) } && said != nil, "size \(size)")
+            let salvaged = try Gzip.salvage(forged)
+            #expect(text.starts(with: salvaged.text) && salvaged.damage?.hasPrefix(said ?? "-") == true, "size \(size)")
+        }
+        // A bomb whose trailer claims a small size is cut at the limit all the same.
+        #expect(throws: Gzip.SizeLimitExceeded.self) { try Gzip.decompress(withSize(100), limit: text.count / 2) }
+        #expect(throws: Gzip.SizeLimitExceeded.self) { try Gzip.decompress(member, limit: text.count - 1) }
+    }
+
     @Test func dataCutAnywhereInsideAMemberIsTruncated() throws {
         let text = Data((0..<500).map { "row \($0)\n" }.joined().utf8)
         let member = try Gzip.compress(text)
