@@ -10,6 +10,9 @@ public struct CatalogPage: Sendable {
     /// Set when the document as a whole is damaged or is a service error.
     /// Events read before the damage are still in `events`.
     public var problem: String?
+    /// For a piece of a streamed FeatureCollection (`GeoJSONReader.read(body:…partial:)`): the
+    /// offset where the feature left for the next piece starts; nil once the features array ended.
+    var unread: Int?
 
     public init(events: [QuakeEvent] = [], rejects: [Reject] = [], metadata: PageMetadata? = nil, problem: String? = nil) {
         self.events = events

@@ -184,8 +184,27 @@ private struct PieceReader {
         var scan = ValueScan(inArray: layout.isCollection)
         var features = 0, scanned = 0, pieces = 0
         var body: [UInt8] = []
+        // A collection's pieces are cut where the reader stops: before the feature the text read so
+        // far ends in, which the next piece reads whole. Scanning every byte for the features' ends
+        // first took a sixth of the reading thread's time. A feature longer than what is read (no
+        // progress), and the last piece, are cut by scanning, as a sequence's pieces always are.
+        var readerCuts = layout.isCollection
         while true {
             let more = try fill(stream)
+            if readerCuts && more {
+                pieces += 1
+                var delivered = 0
+                let piece = read(piece: head, source: source, chunkSize: chunkSize, body: &body,
+                                 origin: GeoJSONReader.Origin(feature: features, byte: base - head.count)) { events in
+                    delivered += events.count
+                    deliver(events)
+                }
+                features += delivered + piece.events.count + piece.rejects.count
+                take(piece, deliver: deliver)
+                guard piece.problem == nil, let unread = piece.unread else { return }  // damage, or the end of the features
+                if unread > head.count { drop(unread - head.count) } else { readerCuts = false }
+                continue
+            }
             var cut = scan.lastEnd(in: buffer, from: scanned)
             scanned = buffer.count
             var final = !more
@@ -202,22 +221,13 @@ private struct PieceReader {
             // Blanks after a sequence's last Feature are not another piece.
             if final && pieces > 0 && !layout.isCollection && buffer[..<cut].allSatisfy({ [0x20, 0x0A, 0x0D, 0x09, 0x1E].contains($0) }) { return }
             pieces += 1
-            // The piece is put together in one buffer kept for the whole file (a new one each time
-            // cost a fresh mapping and its page faults), and read in place.
-            body.removeAll(keepingCapacity: true)
-            body.append(contentsOf: head)
-            body.append(contentsOf: buffer[..<cut])
-            // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
-            if layout.isCollection && (!final || scan.arrayEnd != nil) { body.append(contentsOf: Array("]}".utf8)) }
             var delivered = 0
-            let origin = GeoJSONReader.Origin(feature: features, byte: base - head.count)
-            let continuing = !layout.isCollection && pieces > 1
-            let piece = body.withUnsafeMutableBytes { bytes in
-                let text = bytes.baseAddress.map { Data(bytesNoCopy: $0, count: bytes.count, deallocator: .none) } ?? Data()
-                return GeoJSONReader.read(body: text, source: source, chunkSize: chunkSize, origin: origin, continuing: continuing) { events in
-                    delivered += events.count
-                    deliver(events)
-                }
+            // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
+            let piece = read(piece: head, cut: cut, closed: layout.isCollection && (!final || scan.arrayEnd != nil),
+                             continuing: !layout.isCollection && pieces > 1, source: source, chunkSize: chunkSize, body: &body,
+                             origin: GeoJSONReader.Origin(feature: features, byte: base - head.count)) { events in
+                delivered += events.count
+                deliver(events)
             }
             features += delivered + piece.events.count + piece.rejects.count
             take(piece, deliver: deliver)
@@ -226,6 +236,26 @@ private struct PieceReader {
             drop(cut < buffer.count && buffer[cut] == 0x2C ? cut + 1 : cut)
             scanned = 0
             scan = ValueScan(inArray: layout.isCollection)
+        }
+    }
+}
+
+extension PieceReader {
+    /// Reads `head` and the buffer's first `cut` bytes (all of them when nil: a piece of a
+    /// collection the reader cuts, `GeoJSONReader.read(body:…partial:)`), and `]}` when `closed`.
+    /// The piece is put together in `body`, kept for the whole file (a new buffer each time cost
+    /// a fresh mapping and its page faults), and read in place.
+    fileprivate func read(piece head: [UInt8], cut: Int? = nil, closed: Bool = false, continuing: Bool = false, source: String,
+                          chunkSize: Int, body: inout [UInt8], origin: GeoJSONReader.Origin,
+                          deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+        body.removeAll(keepingCapacity: true)
+        body.append(contentsOf: head)
+        body.append(contentsOf: buffer[..<(cut ?? buffer.count)])
+        if closed { body.append(contentsOf: Array("]}".utf8)) }
+        return body.withUnsafeMutableBytes { bytes in
+            let text = bytes.baseAddress.map { Data(bytesNoCopy: $0, count: bytes.count, deallocator: .none) } ?? Data()
+            return GeoJSONReader.read(body: text, source: source, chunkSize: chunkSize, origin: origin, continuing: continuing,
+                                      partial: cut == nil, events: deliver)
         }
     }
 }

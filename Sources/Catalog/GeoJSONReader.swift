@@ -42,13 +42,16 @@ public enum GeoJSONReader {
     /// Reads `body` (plain), a piece of a file starting at `origin` (see `CatalogStream`).
     /// A later piece of a sequence of Features (`continuing`) is read as records one after
     /// another, whatever it starts with: a broken record at its start is a reject, not a
-    /// document that is not JSON.
-    static func read(body: Data, source: String, chunkSize: Int, origin: Origin, continuing: Bool = false,
+    /// document that is not JSON. A piece of a FeatureCollection that the file goes on after
+    /// (`partial`) is read up to the feature its text ends in or at: that feature is left for
+    /// the next piece (`CatalogPage.unread` says where it starts), and once the features array
+    /// ends, the rest of the document is not read.
+    static func read(body: Data, source: String, chunkSize: Int, origin: Origin, continuing: Bool = false, partial: Bool = false,
                      events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         withoutActuallyEscaping(deliver) { deliver in
             JSONParser.withParser(body) { parser in
                 parser.reportedBase = origin.byte
-                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin)
+                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin, partial: partial)
                 guard continuing else { return readDocument(&parser, source: source, chunk: chunk) }
                 var page = CatalogPage()
                 readSequence(&parser, into: &page, source: source, chunk: chunk)
@@ -62,6 +65,8 @@ public enum GeoJSONReader {
         let size: Int
         let deliver: ([QuakeEvent]) -> Void
         let origin: Origin
+        /// The text is a piece of a FeatureCollection that goes on after it (see `read(body:…)`).
+        let partial: Bool
 
         /// "feature N (byte B)" of the file.
         func position(_ index: Int, byte: Int) -> String { "feature \(origin.feature + index) (byte \(origin.byte + byte))" }
@@ -105,7 +110,7 @@ public enum GeoJSONReader {
                     switch key {
                     case "features":
                         sawFeatures = true
-                        if try !readFeatures(&parser, into: &page, source: source, chunk: chunk) { break memberLoop }
+                        if try !readFeatures(&parser, into: &page, source: source, chunk: chunk) || chunk.partial { break memberLoop }
                     case "metadata":
                         page.metadata = metadata(from: try parser.parseValue())
                     case "type":
@@ -152,11 +157,20 @@ public enum GeoJSONReader {
             let start = parser.offset
             do {
                 let result = try FeatureMapping.event(from: &parser)
+                // In a piece, a feature nothing follows yet is read with what follows it, in the next piece.
+                if chunk.partial && parser.peek() == nil {
+                    page.unread = start
+                    return false
+                }
                 accept(result, position: chunk.position(index, byte: start), raw: { parser.text(start..<parser.offset) }, into: &page)
                 chunk.flushIfFull(&page)
             } catch let error as JSONParser.SyntaxError {
                 let recovered = parser.skipElement(from: start)
                 let position = chunk.position(index, byte: start)
+                if !recovered && chunk.partial {
+                    page.unread = start
+                    return false
+                }
                 if !recovered {
                     page.rejects.append(Reject(position: position, reason: "page ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))

@@ -41,6 +41,9 @@ import TestSupport
         var cases: [(String, String)] = [
             ("truncated.geojson", String(sample.prefix(sample.count * 2 / 3))),
             ("broken-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\"::", options: [], range: sample.range(of: "\"mag\":"))),
+            // A bracket that never closes: the broken feature runs to the end of the file.
+            ("unbalanced-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\":[", options: [],
+                                                                      range: sample.range(of: "\"mag\":", range: sample.index(sample.startIndex, offsetBy: sample.count / 2)..<sample.endIndex))),
             ("bom.geojson", "\u{FEFF}" + sample),
             // Quotes, backslashes and brackets inside strings, cut at every place by the small pieces.
             ("escapes.geojson", sample.replacingOccurrences(of: #""place":""#, with: #""place":"q\" ]},[{ \\\" \\\\ "#)),
