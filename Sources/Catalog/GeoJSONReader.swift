@@ -157,12 +157,13 @@ public enum GeoJSONReader {
             let start = parser.offset
             do {
                 let result = try FeatureMapping.event(from: &parser)
+                let end = parser.offset
                 // In a piece, a feature nothing follows yet is read with what follows it, in the next piece.
                 if chunk.partial && parser.peek() == nil {
                     page.unread = start
                     return false
                 }
-                accept(result, position: chunk.position(index, byte: start), raw: { parser.text(start..<parser.offset) }, into: &page)
+                accept(result, position: chunk.position(index, byte: start), raw: { parser.text(start..<end) }, into: &page)
                 chunk.flushIfFull(&page)
             } catch let error as JSONParser.SyntaxError {
                 let recovered = parser.skipElement(from: start)

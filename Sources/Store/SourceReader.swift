@@ -11,8 +11,8 @@ import QuakeCommon
 /// chunks wait in the queue; a chunk holds `chunkSize` events, where a whole parsed page of
 /// 20,000 would take some 25 MB. 1,000 events (about half a MB of array) stay below the
 /// size glibc maps on its own (`FreedMemory`, 1 MB), so the arrays come from the heap and
-/// are reused, instead of being mapped and faulted in afresh for every chunk (with 2,000,
-/// those faults were some 10% of the reading thread's time). The writer hands each chunk back when it
+/// are reused, instead of being mapped and faulted in afresh for every chunk (as arrays of
+/// 2,000 were). The writer hands each chunk back when it
 /// is done with it (`recycle`), and the events are freed here, on the reading thread: the
 /// writer does not spend its time returning the reader's memory, and the two threads do
 /// not contend for the allocator's lock.

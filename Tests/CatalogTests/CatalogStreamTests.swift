@@ -23,6 +23,7 @@ import TestSupport
                     "\(comment), pieces of \(piece) B: \(events.count) events, whole \(whole.events.count), first difference at \(firstDifference ?? -1)")
             #expect(streamed.rejects.map(\.position) == whole.rejects.map(\.position), "\(comment), pieces of \(piece) B")
             #expect(streamed.rejects.map(\.reason) == whole.rejects.map(\.reason), "\(comment), pieces of \(piece) B")
+            #expect(streamed.rejects.map(\.raw) == whole.rejects.map(\.raw), "\(comment), pieces of \(piece) B")
             #expect(streamed.problem == whole.problem, "\(comment), pieces of \(piece) B")
         }
     }
@@ -41,6 +42,9 @@ import TestSupport
         var cases: [(String, String)] = [
             ("truncated.geojson", String(sample.prefix(sample.count * 2 / 3))),
             ("broken-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\"::", options: [], range: sample.range(of: "\"mag\":"))),
+            // Rejected features (an impossible time) with blanks before the comma after them.
+            ("rejects-and-blanks.geojson", sample.replacingOccurrences(of: "\"time\":", with: "\"time\":1e300,\"was\":")
+                .replacingOccurrences(of: "},\n{\"type\":\"Feature\"", with: "}\n ,{\"type\":\"Feature\"")),
             // A bracket that never closes: the broken feature runs to the end of the file.
             ("unbalanced-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\":[", options: [],
                                                                       range: sample.range(of: "\"mag\":", range: sample.index(sample.startIndex, offsetBy: sample.count / 2)..<sample.endIndex))),
