@@ -61,7 +61,9 @@ enum StoreSchema {
     /// table's SQL, by SQLite's documented procedure for schema changes that leave the file's
     /// content as it is (https://www.sqlite.org/lang_altertable.html#otheralter): a primary
     /// key on a TEXT column of a rowid table is a unique index on that column, byte for byte.
-    /// The schema is then the one `migrate` makes; that is checked before returning.
+    /// The schema is then the one `migrate` makes; that is checked before returning (SQLite's
+    /// defensive mode, off unless a connection sets it, would refuse the change: the build then
+    /// fails, and the store in place stays as it was).
     static func keyEventIDs(_ db: Database) throws {
         let building = "events_id_key"
         let schemaVersion = try Int.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
