@@ -186,7 +186,7 @@ private struct PieceReader {
         var body: [UInt8] = []
         // A collection's pieces are cut where the reader stops: before the feature the text read so
         // far ends in, which the next piece reads whole. Scanning every byte for the features' ends
-        // first took a sixth of the reading thread's time. A feature longer than what is read (no
+        // first took a fifth of the reading thread's time. A feature longer than what is read (no
         // progress), and the last piece, are cut by scanning, as a sequence's pieces always are.
         var readerCuts = layout.isCollection
         while true {

@@ -32,18 +32,16 @@ final class DecompressedStream {
         path = url.path
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(description: "cannot read it: \(String(cString: strerror(errno)))") }
-        output = .allocate(byteCount: max(pieceBytes, 1), alignment: 8)
-        input = .allocate(byteCount: max(pieceBytes / 4, 1), alignment: 8)
         var magic: (UInt8, UInt8) = (0, 0)
-        let count = pread(descriptor, &magic, 2, 0)
+        let compressed = pread(descriptor, &magic, 2, 0) == 2 && Gzip.isCompressed(Data([magic.0, magic.1]))
         do {
-            gzip = count == 2 && Gzip.isCompressed(Data([magic.0, magic.1])) ? try Gzip.Decompressor() : nil
+            gzip = compressed ? try Gzip.Decompressor() : nil
         } catch {
             close(descriptor)
-            output.deallocate()
-            input.deallocate()
             throw error
         }
+        output = .allocate(byteCount: max(pieceBytes, 1), alignment: 8)
+        input = .allocate(byteCount: compressed ? max(pieceBytes / 4, 1) : 1, alignment: 8)
         self.limit = limit
     }
 
