@@ -54,7 +54,10 @@ public enum Indexer {
         let scratch = directory.appendingPathComponent(".\(store.lastPathComponent).\(getpid())\(AtomicFile.temporarySuffix)")
         var summary: IndexSummary
         do {
-            let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 8)
+            // A small page cache: the table is only appended to while it loads, and SQLite's index
+            // sorts take memory in proportion to it (at 440k with 16 KB pages: 4 MB 116 MB peak,
+            // 8 MB 132 MB and no faster; 2 MB slower).
+            let database = try SpatiaLiteDatabase(url: scratch, mode: .bulk, cacheMiB: 4)
             do {
                 summary = try database.queue.inDatabase { db in
                     try StoreSchema.createForBulkBuild(db)
