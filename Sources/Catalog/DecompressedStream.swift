@@ -86,10 +86,10 @@ final class DecompressedStream {
 
     /// Reads up to `buffer.count` bytes of the file into `buffer`; 0 at its end.
     private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let count = read(descriptor, buffer.baseAddress, buffer.count)
-            if count >= 0 { return count }
-            guard errno == EINTR else { throw Failure(description: "cannot read it: \(String(cString: strerror(errno)))") }
+        do {
+            return try SystemIO.read(descriptor, into: buffer.baseAddress!, count: buffer.count)
+        } catch {
+            throw Failure(description: "cannot read it: \(error)")
         }
     }
 

@@ -22,11 +22,10 @@ public enum AtomicFile {
         guard fd >= 0 else { throw posixError("cannot create \(temporary.path)") }
         do {
             try data.withUnsafeBytes { bytes in
-                var written = 0
-                while written < bytes.count {
-                    let n = Foundation.write(fd, bytes.baseAddress! + written, bytes.count - written)
-                    if n < 0 { if errno == EINTR { continue }; throw posixError("cannot write \(temporary.path)") }
-                    written += n
+                do {
+                    try SystemIO.write(fd, bytes)
+                } catch {
+                    throw QuakeBakeError("cannot write \(temporary.path): \(error)")
                 }
             }
             guard fsync(fd) == 0 else { throw posixError("cannot fsync \(temporary.path)") }

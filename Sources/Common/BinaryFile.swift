@@ -79,12 +79,10 @@ public struct BinaryWriter {
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw BinaryFileError("cannot write \(url.path): \(String(cString: strerror(errno)))") }
-            offset += written
+        do {
+            try SystemIO.write(descriptor, bytes)
+        } catch {
+            throw BinaryFileError("cannot write \(url.path): \(error)")
         }
     }
 }
@@ -149,13 +147,22 @@ public final class BinaryReader {
         return Int(count)
     }
 
+    /// Reads up to `count` bytes into `target`: how many, 0 at the end of the file.
+    private func readSome(into target: UnsafeMutableRawPointer, count: Int) throws -> Int {
+        do {
+            return try SystemIO.read(descriptor, into: target, count: count)
+        } catch {
+            throw BinaryFileError("cannot read it: \(error)")
+        }
+    }
+
     /// Checks the checksum and that nothing follows it.
     public func finish() throws {
         let expected = checksum.value
         let stored = try get(UInt64.self)
         var extra: UInt8 = 0
         guard stored == expected else { throw BinaryFileError("the checksum does not match") }
-        guard start == end, read(descriptor, &extra, 1) == 0 else { throw BinaryFileError("bytes follow the checksum") }
+        guard start == end, try readSome(into: &extra, count: 1) == 0 else { throw BinaryFileError("bytes follow the checksum") }
     }
 
     /// Fills `target` with the next bytes of the file.
@@ -169,16 +176,14 @@ public final class BinaryReader {
         }
         if target.count - done >= buffer.count {
             while done < target.count {
-                let got = read(descriptor, target.baseAddress! + done, target.count - done)
-                if got < 0 && errno == EINTR { continue }
+                let got = try readSome(into: target.baseAddress! + done, count: target.count - done)
                 guard got > 0 else { throw BinaryFileError("the file ends early") }
                 unread -= got
                 done += got
             }
         }
         while done < target.count {
-            let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress!, $0.count) }
-            if got < 0 && errno == EINTR { continue }
+            let got = try buffer.withUnsafeMutableBytes { try readSome(into: $0.baseAddress!, count: $0.count) }
             guard got > 0 else { throw BinaryFileError("the file ends early") }
             unread -= got
             (start, end) = (0, got)

@@ -76,10 +76,11 @@ public enum InputFile {
                 data.count = min(data.count * 2, maxBytes + 1)
             }
             let count = data.count
-            let read = data.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress! + filled, count - filled) }
-            if read < 0 {
-                if errno == EINTR { continue }
-                throw Problem(description: "\(path): cannot read: \(String(cString: strerror(errno)))")
+            let read: Int
+            do {
+                read = try data.withUnsafeMutableBytes { try SystemIO.read(fd, into: $0.baseAddress! + filled, count: count - filled) }
+            } catch {
+                throw Problem(description: "\(path): cannot read: \(error)")
             }
             if read == 0 { break }
             filled += read

@@ -45,9 +45,7 @@ public enum Interruption {
             let readEnd = ends[0]
             let reader = Thread {
                 var number: UInt8 = 0
-                var got = read(readEnd, &number, 1)
-                while got < 0 && errno == EINTR { got = read(readEnd, &number, 1) }
-                if got == 1 { interrupted(by: Int32(number)) }
+                if (try? SystemIO.read(readEnd, into: &number, count: 1)) == 1 { interrupted(by: Int32(number)) }
             }
             reader.name = "signals"
             reader.start()

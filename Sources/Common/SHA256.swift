@@ -24,12 +24,13 @@ public enum SHA256 {
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: 1 << 20, alignment: 64)
         defer { buffer.deallocate() }
         while true {
-            let count = read(fd, buffer, 1 << 20)
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw QuakeBakeError("cannot read \(url.path): \(String(cString: strerror(errno)))")
+            let count: Int
+            do {
+                count = try SystemIO.read(fd, into: buffer, count: 1 << 20)
+            } catch {
+                throw QuakeBakeError("cannot read \(url.path): \(error)")
             }
+            if count == 0 { break }
             EVP_DigestUpdate(context, buffer, count)
         }
         var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
