@@ -102,12 +102,15 @@ struct Measure: ParsableCommand {
         try FeatureCollectionPages.writeSingleFile(events, to: geojson)
         let store = directory.appendingPathComponent("\(name).sqlite")
         let ogrOutput = directory.appendingPathComponent("ogr2ogr.sqlite")
-        var ours: IndexFigures?, oursSingle: IndexFigures?
+        var ours: IndexFigures?, oursFetched: IndexFigures?, oursSingle: IndexFigures?
         var theirs: (seconds: Double, load: String)?
         for run in 1...runs {
             let figures = try index(into: store, pages: pages)
             log("\(label) quake-bake run \(run)/\(runs): \(String(format: "%.2f", figures.seconds)) s, load \(figures.load)")
             if ours.map({ figures.seconds < $0.seconds }) ?? true { ours = figures }
+            let fetched = try index(into: store, pages: pages, archive: true)
+            log("\(label) quake-bake fetched pages run \(run)/\(runs): \(String(format: "%.2f", fetched.seconds)) s, load \(fetched.load)")
+            if oursFetched.map({ fetched.seconds < $0.seconds }) ?? true { oursFetched = fetched }
             let one = try index(into: store, pages: single)
             log("\(label) quake-bake one file run \(run)/\(runs): \(String(format: "%.2f", one.seconds)) s, load \(one.load)")
             if oursSingle.map({ one.seconds < $0.seconds }) ?? true { oursSingle = one }
@@ -117,8 +120,9 @@ struct Measure: ParsableCommand {
             if theirs.map({ ogr.seconds < $0.seconds }) ?? true { theirs = ogr }
         }
         rows.append(ours!.row("\(label) \(name), full build"))
+        rows.append(oursFetched!.row("\(label) \(name), fetched pages"))
         rows.append(oursSingle!.row("\(label) \(name), one GeoJSON file"))
-        guard let theirs, let ours, let oursSingle else { return store }
+        guard let theirs, let ours, let oursFetched, let oursSingle else { return store }
         let size = (try? FileManager.default.attributesOfItem(atPath: ogrOutput.path)[.size] as? Int) ?? 0
         rows.append(IndexFigures.row("(c) ogr2ogr, same events as \(label)", events: ours.events, seconds: theirs.seconds, cpu: nil,
                                      load: theirs.load, rss: nil, size: size, check: ""))
@@ -130,6 +134,8 @@ struct Measure: ParsableCommand {
             the \(Int(Self.target))× target is \(ratio >= Self.target ? "met" : "NOT met") against the measured rate and \
             \(quotedRatio >= Self.target ? "met" : "NOT met") against the quoted one.
             """)
+        notes.append("\(label) the same pages indexed as fetch's archive is (their SHA-256 known): \(String(format: "%.1f", oursFetched.eventsPerSecond / rate))× "
+                     + "ogr2ogr's events/s (\(Format.count(Int(oursFetched.eventsPerSecond))) against \(Format.count(Int(rate)))).")
         let singleRatio = oursSingle.eventsPerSecond / rate
         notes.append("\(label) from one GeoJSON file, the file ogr2ogr reads: \(String(format: "%.1f", singleRatio))× its events/s "
                      + "(\(Format.count(Int(oursSingle.eventsPerSecond))) against \(Format.count(Int(rate)))), peak RSS \(Format.bytes(oursSingle.peakResidentBytes)).")
@@ -139,10 +145,12 @@ struct Measure: ParsableCommand {
     }
 
     /// One index run in a child process, into a fresh store, or into a copy of `template` when given.
-    private func index(into store: URL, pages: URL, template: URL? = nil) throws -> IndexFigures {
+    /// With `archive`, the pages are indexed as fetch's archive is (`Child.archivePage`), else as `--from` files.
+    private func index(into store: URL, pages: URL, template: URL? = nil, archive: Bool = false) throws -> IndexFigures {
         try? FileManager.default.removeItem(at: store)
         if let template { try FileManager.default.copyItem(at: template, to: store) }
-        let output = try IndexFigures.run(Bundle.main.executablePath ?? CommandLine.arguments[0], ["child", store.path, pages.path])
+        let output = try IndexFigures.run(Bundle.main.executablePath ?? CommandLine.arguments[0],
+                                          ["child", store.path, pages.path] + (archive ? ["--archive"] : []))
         return try JSONDecoder().decode(IndexFigures.self, from: Data(output.utf8))
     }
 
