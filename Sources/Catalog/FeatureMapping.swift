@@ -169,6 +169,20 @@ enum FeatureMapping {
 
         /// Every property by packed name, in the order USGS writes them (so the search is short).
         static let byPackedName = allCases.map { (key: JSONParser.packed($0.rawValue)!, property: $0) }
+
+        /// The position of `packed` in `byPackedName` (`properties`), searched from `start` round to
+        /// it again: from just after the last property found, a feature in USGS's order finds each
+        /// member at the first look (from the start each time, half the list on average: a tenth
+        /// of the reading thread's time went to it).
+        static func position(of packed: UInt64, in properties: [(key: UInt64, property: Property)], from start: Int) -> Int? {
+            var position = start
+            for _ in properties.indices {
+                if position == properties.count { position = 0 }
+                if properties[position].key == packed { return position }
+                position += 1
+            }
+            return nil
+        }
     }
 
     private static func readProperties(_ parser: inout JSONParser, into draft: inout Draft) throws -> PropertiesOutcome {
@@ -178,13 +192,16 @@ enum FeatureMapping {
         }
         var failure: Failure?
         let properties = Property.byPackedName
+        var next = 0
         try parser.forEachMember(depth: 1) { parser, name in
             // Products and other detail-only members are skipped, and so is everything after a wrong type.
             guard failure == nil, let packed = parser.packedName(name),
-                  let property = properties.first(where: { $0.key == packed })?.property else {
+                  let position = Property.position(of: packed, in: properties, from: next) else {
                 try parser.skipValue(depth: 2)
                 return
             }
+            next = position + 1
+            let property = properties[position].property
             let value = try parser.readScalar(depth: 2)
             do throws(Failure) {
                 try set(property, to: value, in: &draft)
