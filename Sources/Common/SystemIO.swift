@@ -1,6 +1,6 @@
 import Foundation
 
-/// `read(2)` and `write(2)` as every file loop of the project uses them: a call that a signal
+/// `read(2)` and `write(2)` as the project's read and write loops use them: a call that a signal
 /// interrupted (`EINTR`) is made again, and any other failure is thrown in the system's words,
 /// for the caller to name the file.
 public enum SystemIO {
@@ -8,8 +8,8 @@ public enum SystemIO {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
 
-        fileprivate init() {
-            description = String(cString: strerror(errno))
+        fileprivate init(_ description: String? = nil) {
+            self.description = description ?? String(cString: strerror(errno))
         }
     }
 
@@ -29,7 +29,8 @@ public enum SystemIO {
         while offset < bytes.count {
             let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { throw Failure() }
+            // 0 for bytes to write sets no errno: it is said as what it is.
+            guard written > 0 else { throw written == 0 ? Failure("no byte written") : Failure() }
             offset += written
         }
     }

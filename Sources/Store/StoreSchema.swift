@@ -65,7 +65,8 @@ enum StoreSchema {
     /// build took 2.48-2.78 s against 2.94-3.06 s with 4 KB pages, the file is 3% smaller,
     /// and the 3M one-CSV peak stays under the memory budget (292 MB). The price is paid by
     /// updates in place, whose write-ahead log takes whole pages: 1,000 moved events 0.55 ->
-    /// 0.61 s (median of six). 8 and 32 KB measured between the two, 64 KB no faster.
+    /// 0.61 s (median of eight), 100 (a cron run's worth) 0.15-0.16 s either way. 8 and 32 KB
+    /// measured between the two, 64 KB no faster.
     static let bulkPageSize = 16384
 
     /// Makes `events.id` the primary key of a table `createForBulkBuild` made, once its rows
