@@ -49,10 +49,7 @@ let package = Package(
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], path: "Sources/SQLite"),
         // The event model and the ComCat GeoJSON / CSV formats.
-        .target(name: "QuakeCatalog", dependencies: [
-            "QuakeCommon",
-            .product(name: "CSV", package: "CSV.swift"),
-        ], path: "Sources/Catalog"),
+        .target(name: "QuakeCatalog", dependencies: ["QuakeCommon"], path: "Sources/Catalog"),
 
         // Pipeline stages.
         .target(name: "QuakeFetch", dependencies: [
@@ -127,7 +124,11 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [
             "QuakeCatalog", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/Support"),
-        .testTarget(name: "CatalogTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport"], path: "Tests/CatalogTests"),
+        // CSV.swift: the witness `CSVRows` is checked against.
+        .testTarget(name: "CatalogTests", dependencies: [
+            "QuakeCatalog", "QuakeCommon", "TestSupport",
+            .product(name: "CSV", package: "CSV.swift"),
+        ], path: "Tests/CatalogTests"),
         .testTarget(name: "StandInTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
         .testTarget(name: "FetchTests", dependencies: [
             "QuakeFetch", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",

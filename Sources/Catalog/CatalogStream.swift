@@ -114,8 +114,7 @@ private struct PieceReader {
         let header = Array(buffer[..<headerEnd])
         drop(headerEnd)
         // Runs of rows are read ahead on threads of their own, two at a time, while this one hands
-        // the events over in order: CSV.swift reads some 90,000 rows a second on one core, half
-        // the pace the store's writer takes them at.
+        // the events over in order, so that the store's writer does not wait for them.
         var rows = 0
         var ahead: [BackgroundWork<CatalogPage>] = []
         var ended = false

@@ -1,4 +1,3 @@
-import CSV
 import QuakeCommon
 import Foundation
 
@@ -8,11 +7,40 @@ import Foundation
 /// `ids = [id]`, `sources = [net]`, `types = ["origin"]`.
 public enum ComCatCSV {
     /// The columns ComCat writes, in its order.
-    public static let columns = ["time", "latitude", "longitude", "depth", "mag", "magType", "nst", "gap", "dmin", "rms",
-                                 "net", "id", "updated", "place", "type", "horizontalError", "depthError", "magError",
-                                 "magNst", "status", "locationSource", "magSource"]
+    public static let columns = Column.allCases.map { "\($0)" }
     /// Columns a file must have to be read at all.
     static let requiredColumns = ["time", "latitude", "longitude", "id", "updated"]
+
+    /// A column ComCat writes, named as in its header, in its order.
+    enum Column: Int, CaseIterable {
+        case time, latitude, longitude, depth, mag, magType, nst, gap, dmin, rms, net, id, updated, place, type,
+             horizontalError, depthError, magError, magNst, status, locationSource, magSource
+    }
+
+    /// Where each of ComCat's columns is in the rows of one file, from its header line (the
+    /// first of a column named twice; a file may add columns, or leave some out).
+    struct Header {
+        /// Every column name of the file and its position.
+        let positions: [String: Int]
+        /// `positions` of each `Column`, by its raw value (-1: not in the file).
+        private let known: [Int]
+        /// The number of cells of the header line.
+        let count: Int
+
+        init(_ names: [String]) {
+            var positions: [String: Int] = [:]
+            for (index, name) in names.enumerated() where positions[name] == nil { positions[name] = index }
+            self.positions = positions
+            known = ComCatCSV.columns.map { positions[$0] ?? -1 }
+            count = names.count
+        }
+
+        /// The position of `column`, if the file has it.
+        func position(of column: Column) -> Int? {
+            let position = known[column.rawValue]
+            return position >= 0 ? position : nil
+        }
+    }
 
     /// Reads `data` (gzip or plain). Columns are found by header name; extra columns are ignored.
     public static func read(_ data: Data, source: String) -> CatalogPage {
@@ -63,7 +91,7 @@ public enum ComCatCSV {
 
     /// One data row with access to its cells by column name.
     public struct Row {
-        let header: [String: Int]
+        let header: Header
         /// The cells as read.
         public let cells: [String]
         /// 1-based row number counting the header as row 1.
@@ -71,7 +99,16 @@ public enum ComCatCSV {
 
         /// The cell under `column`, or `nil` when the column is absent or the cell empty.
         public subscript(column: String) -> String? {
-            guard let index = header[column], index < cells.count else { return nil }
+            cell(at: header.positions[column])
+        }
+
+        /// The cell under `column`, or `nil` when the column is absent or the cell empty.
+        subscript(column: Column) -> String? {
+            cell(at: header.position(of: column))
+        }
+
+        private func cell(at index: Int?) -> String? {
+            guard let index, index < cells.count else { return nil }
             let cell = cells[index]
             return cell.isEmpty ? nil : cell
         }
@@ -89,29 +126,29 @@ public enum ComCatCSV {
             if cells.count != header.count {
                 throw Failure(description: "row has \(cells.count) cells, the header has \(header.count)")
             }
-            guard let id = self["id"] else { throw Failure(description: "missing id") }
-            guard let updatedText = self["updated"] else { throw Failure(description: "missing updated time") }
-            var event = QuakeEvent(id: id, updated: try time(updatedText, "updated"))
-            event.status = self["status"]
-            event.time = try self["time"].map { try time($0, "time") }
-            event.latitude = try number("latitude")
-            event.longitude = try number("longitude")
-            event.depthKm = try number("depth")
-            event.mag = try number("mag")
-            event.magType = self["magType"]
-            event.nst = try whole("nst")
-            event.gap = try number("gap")
-            event.dmin = try number("dmin")
-            event.rms = try number("rms")
-            event.net = self["net"]
-            event.place = self["place"]
-            event.eventType = self["type"]
-            event.horizontalError = try number("horizontalError")
-            event.depthError = try number("depthError")
-            event.magError = try number("magError")
-            event.magNst = try whole("magNst")
-            event.locationSource = self["locationSource"]
-            event.magSource = self["magSource"]
+            guard let id = self[.id] else { throw Failure(description: "missing id") }
+            guard let updatedText = self[.updated] else { throw Failure(description: "missing updated time") }
+            var event = QuakeEvent(id: id, updated: try time(updatedText, .updated))
+            event.status = self[.status]
+            event.time = try self[.time].map { try time($0, .time) }
+            event.latitude = try number(.latitude)
+            event.longitude = try number(.longitude)
+            event.depthKm = try number(.depth)
+            event.mag = try number(.mag)
+            event.magType = self[.magType]
+            event.nst = try whole(.nst)
+            event.gap = try number(.gap)
+            event.dmin = try number(.dmin)
+            event.rms = try number(.rms)
+            event.net = self[.net]
+            event.place = self[.place]
+            event.eventType = self[.type]
+            event.horizontalError = try number(.horizontalError)
+            event.depthError = try number(.depthError)
+            event.magError = try number(.magError)
+            event.magNst = try whole(.magNst)
+            event.locationSource = self[.locationSource]
+            event.magSource = self[.magSource]
             if let net = event.net {
                 event.sources = [net]
                 if id.hasPrefix(net) { event.code = String(id.dropFirst(net.count)) }
@@ -121,7 +158,7 @@ public enum ComCatCSV {
             return event
         }
 
-        private func number(_ column: String) throws -> Double? {
+        private func number(_ column: Column) throws -> Double? {
             guard let text = self[column] else { return nil }
             // Plain decimals only: Swift's Double("0x1p3") reads hex floats, which no catalog writes.
             guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
@@ -129,7 +166,7 @@ public enum ComCatCSV {
             return value
         }
 
-        private func whole(_ column: String) throws -> Int? {
+        private func whole(_ column: Column) throws -> Int? {
             guard let value = try number(column) else { return nil }
             guard value.isFinite, value == value.rounded(), abs(value) < 9e15 else {
                 throw Failure(description: "\(column) is not a whole number (\(value))")
@@ -137,7 +174,7 @@ public enum ComCatCSV {
             return Int(value)
         }
 
-        private func time(_ text: String, _ column: String) throws -> Int64 {
+        private func time(_ text: String, _ column: Column) throws -> Int64 {
             if let ms = ISOTime.parse(text) { return ms }
             if let ms = Int64(text) { return ms }
             throw Failure(description: "\(column) is not a valid time (\"\(text.prefix(64))\")")
@@ -155,24 +192,22 @@ public enum ComCatCSV {
     @discardableResult
     static func forEachRow(text: String, source: String, rowsBefore: Int, _ body: (Row) throws -> Void) throws -> Int {
         guard !text.isEmpty else { throw Row.Failure(description: "\(source): the file is empty") }
-        let reader = try CSVReader(string: text, hasHeaderRow: true)
-        let names = reader.headerRow ?? []
-        let missing = requiredColumns.filter { !names.contains($0) }
-        guard missing.isEmpty else {
-            throw Row.Failure(description: "\(source): wrong CSV header: missing \(missing.joined(separator: ", ")); expected the ComCat columns \(columns.joined(separator: ","))")
-        }
-        var header: [String: Int] = [:]
-        for (index, name) in names.enumerated() where header[name] == nil { header[name] = index }
-        var number = 1 + rowsBefore
-        while let cells = reader.next() {
+        var header: Header?
+        var number = rowsBefore
+        try CSVRows.forEach(in: text) { cells in
             number += 1
-            if cells.count == 1 && cells[0].isEmpty { continue }  // blank line
+            guard let header else {
+                let missing = requiredColumns.filter { !cells.contains($0) }
+                guard missing.isEmpty else {
+                    throw Row.Failure(description: "\(source): wrong CSV header: missing \(missing.joined(separator: ", ")); expected the ComCat columns \(columns.joined(separator: ","))")
+                }
+                header = Header(cells)
+                return
+            }
+            if cells.count == 1 && cells[0].isEmpty { return }  // blank line
             try body(Row(header: header, cells: cells, number: number))
         }
-        if let error = reader.error {
-            throw Row.Failure(description: "\(source): CSV ends badly after row \(number): \(error)")
-        }
-        return number
+        return max(number, rowsBefore + 1)
     }
 
     /// Writes events as ComCat CSV, header included.
