@@ -14,7 +14,7 @@ public final class CSVRecords {
     /// Opens `url`; throws when it cannot be read. Reading throws past `InputFile`'s limits
     /// (what the file may inflate to) and at a record longer than `CatalogStream.longestRecord`.
     public init(url: URL) throws {
-        let size = (try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let size = InputFile.regularFileSize(of: url) ?? 0
         stream = try DecompressedStream(url: url, limit: InputFile.inflationLimit(compressedBytes: size), pieceBytes: 1 << 18)
     }
 

@@ -17,7 +17,7 @@ public enum CatalogStream {
     /// chunks of `chunkSize`. Never throws: what cannot be read is the page's problem.
     public static func read(_ url: URL, source: String, maxBytes: Int = InputFile.defaultMaxBytes, pieceBytes: Int = 2 << 20,
                             chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+        let size = InputFile.regularFileSize(of: url) ?? 0
         guard size <= maxBytes else {
             return CatalogPage(problem: InputFile.overLimit(source, size: size, maxBytes: maxBytes))
         }

@@ -89,6 +89,15 @@ public enum InputFile {
         return data
     }
 
+    /// The size of the regular file at `url`, symbolic links followed (a link's own size would
+    /// make every limit taken from it that of a tiny file); nil for anything else (a pipe, a
+    /// directory, a file that is not there).
+    public static func regularFileSize(of url: URL) -> Int? {
+        var status = stat()
+        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(status.st_size)
+    }
+
     /// What is said of a file of `size` bytes over the limit of `maxBytes`.
     public static func overLimit(_ path: String, size: Int, maxBytes: Int, for purpose: Purpose = .catalog) -> String {
         "\(path): \(Format.bytes(size)), over the \(Format.bytes(maxBytes)) limit for \(purpose == .catalog ? "one file" : purpose.noun)\(purpose.limitSetting); not read"

@@ -147,8 +147,7 @@ public enum Indexer {
     private static func expectedEvents(_ sources: [IndexSource]) -> Int {
         let total = sources.reduce(0) { total, source in
             if let known = source.expectedEvents { return total + known }
-            let size = (try? source.file.resourceValues(forKeys: [.fileSizeKey]).fileSize) ?? nil
-            return total + max((size ?? 0) / 40, 20_000)
+            return total + max((InputFile.regularFileSize(of: source.file) ?? 0) / 40, 20_000)
         }
         return min(total, 20_000_000)
     }

@@ -121,7 +121,7 @@ final class SourceReader: @unchecked Sendable {
         if let sha256 = source.sha256, seen.contains(sha256) {
             return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
         }
-        if source.sha256 == nil, let size = Self.regularFileSize(source.file), size >= source.streamedFrom {
+        if source.sha256 == nil, let size = InputFile.regularFileSize(of: source.file), size >= source.streamedFrom {
             // Over the limit, it is not read at all (hashing it first took minutes at hundreds of GB).
             guard size <= source.maxBytes else {
                 return put(.source(.unreadable(source, message: InputFile.overLimit(source.file.path, size: size, maxBytes: source.maxBytes))),
@@ -191,12 +191,6 @@ final class SourceReader: @unchecked Sendable {
         return going && put(.part(.end(SourceEnd(rejects: page.rejects, problem: page.problem, excerpt: excerpt))), lookahead: lookahead)
     }
 
-    /// The size of the regular file at `url`; nil for anything else (a pipe is read whole).
-    private static func regularFileSize(_ url: URL) -> Int? {
-        var status = stat()
-        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int(status.st_size)
-    }
 
     /// The start of a file's text (decompressed when gzip), for a damaged file's record.
     private static func excerpt(of url: URL) -> String {

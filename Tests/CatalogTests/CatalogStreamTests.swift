@@ -34,6 +34,24 @@ import TestSupport
         try Self.expectSameAsWhole(TestData.usgs(name), name)
     }
 
+    /// A symbolic link is read as the file it names, within the file's limits: from the link's own
+    /// size (some 60 bytes), a 44 MB CSV.gz given as a link was cut at 64 MB of text as a gzip bomb.
+    @Test func aLinkIsReadAsTheFileItNames() throws {
+        let directory = TemporaryDirectory("catalog-stream-link")
+        let file = TestData.usgs("query-m6-1973-2023.csv.gz")
+        let link = directory.url.appendingPathComponent("link.csv.gz")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: file)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        #expect(InputFile.regularFileSize(of: link) == size)
+        try Self.expectSameAsWhole(link, "a link")
+        let limit = size / 2
+        let direct = CatalogStream.read(file, source: "the file", maxBytes: limit, chunkSize: 50) { _ in }
+        let linked = CatalogStream.read(link, source: "the file", maxBytes: limit, chunkSize: 50) { _ in }
+        #expect(direct.problem?.contains("over the") == true, "\(direct.problem ?? "no problem")")
+        #expect(linked.problem == direct.problem)
+        #expect(InputFile.regularFileSize(of: directory.url) == nil)
+    }
+
     @Test func damagedAndOddFilesReadAlike() throws {
         let directory = TemporaryDirectory("catalog-stream")
         let sample = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz"))), as: UTF8.self)
