@@ -58,15 +58,14 @@ struct BulkBuild {
             }
         }
         directory.removeAll()
-        let packing = BackgroundWork("quake-store packing order") { points.packingOrder() }
+        let packing = BackgroundWork("quake-store packing order") { points.removeAllInPackingOrder() }
         try createIndexes(on: "event_ids", db, logger)
         let order = try Indexer.measure("waited for the packing order", logger) { try packing.wait() }
         try Indexer.measure("R-tree written", logger) {
-            try PackedRTree.write(into: "idx_events_geom", db, count: order.count) { visit in
-                for rowid in order { try visit(Int64(rowid), points.longitude(rowid: rowid), points.latitude(rowid: rowid)) }
+            try PackedRTree.write(into: "idx_events_geom", db, count: order.rowids.count) { visit in
+                for i in order.rowids.indices { try visit(Int64(order.rowids[i]), order.longitudes[i], order.latitudes[i]) }
             }
         }
-        points.removeAll()
         for trigger in suspended where trigger.type == "trigger" { try db.execute(sql: trigger.sql) }
     }
 

@@ -32,21 +32,27 @@ final class PointLog {
     /// The largest rowid recorded (0 when none).
     var largestRowid: Int64 { Int64(Swift.max(longitude.count - 1, 0)) }
 
-    /// The rowids of every row, in the R-tree's packing order (`PackedRTree.key`, then rowid).
-    func packingOrder() -> [UInt32] {
+    /// Every row with its place, in the R-tree's packing order (`PackedRTree.key`, then rowid),
+    /// and the log emptied: the R-tree is then packed from front to back, where visiting the
+    /// log in that order took a cache miss or two a point (some 0.05 s of the store's serial
+    /// finish at 440k events).
+    func removeAllInPackingOrder() -> InPackingOrder {
         var rowids: [UInt32] = []
         rowids.reserveCapacity(longitude.count)
         for rowid in longitude.indices where !longitude[rowid].isNaN { rowids.append(UInt32(rowid)) }
         let keys = rowids.map { PackedRTree.key(longitude: longitude[Int($0)], latitude: latitude[Int($0)]) }
-        return RadixSort.order(by: keys).map { rowids[Int($0)] }  // equal keys keep rowid order
-    }
-
-    func longitude(rowid: UInt32) -> Double { longitude[Int(rowid)] }
-    func latitude(rowid: UInt32) -> Double { latitude[Int(rowid)] }
-
-    /// Frees the memory.
-    func removeAll() {
+        let order = RadixSort.order(by: keys).map { rowids[Int($0)] }  // equal keys keep rowid order
+        rowids = []
+        let placed = InPackingOrder(rowids: order, longitudes: order.map { longitude[Int($0)] }, latitudes: order.map { latitude[Int($0)] })
         longitude = []
         latitude = []
+        return placed
+    }
+
+    /// The rows of a log in packing order: row `rowids[i]` lies at (`longitudes[i]`, `latitudes[i]`).
+    struct InPackingOrder {
+        let rowids: [UInt32]
+        let longitudes: [Double]
+        let latitudes: [Double]
     }
 }
