@@ -5,7 +5,8 @@
 // (a) the real events of DIR/usgs/csv/all_day-union-2022-2026.csv.gz, written as
 //     gzip FeatureCollection pages of 20,000 and indexed into a fresh store;
 // (b) N (default 1,000,000) synthetic events (SyntheticCatalog, seed 42), the same way;
-// (a, b) also indexed from one GeoJSON file (index --from of one file), the file ogr2ogr reads;
+// (a, b) also indexed from one GeoJSON file (index --from of one file), the file ogr2ogr reads,
+//     and (a) from the CSV.gz file itself;
 // (c) ogr2ogr -f SQLite -dsco SPATIALITE=YES on the same events as (a) and (b), each as
 //     one GeoJSON file, for the ratio;
 // (d) 1,000 changed events (newer versions of events of (a)) indexed into the store of (a).

@@ -4,8 +4,8 @@ import Foundation
 import QuakeCommon
 import QuakeStore
 
-/// `bench-index child STORE PAGES-DIR [--archive] [--verbose]`: indexes the pages (`*.geojson.gz` or
-/// `*.geojson`, in name order) into STORE and prints `IndexFigures` as JSON. With `--archive` the
+/// `bench-index child STORE PAGES-DIR [--archive] [--verbose]`: indexes the pages (`*.geojson.gz`,
+/// `*.geojson`, `*.csv.gz` or `*.csv`, in name order) into STORE and prints `IndexFigures` as JSON. With `--archive` the
 /// pages are indexed as fetch's archive is (see `archivePage`); without, as `index --from` files.
 /// With `--verbose` the indexer logs where the time went (reading and writing CPU, each index,
 /// `event_ids`, the R-tree).
@@ -21,7 +21,7 @@ struct Child: ParsableCommand {
     func run() throws {
         let store = URL(fileURLWithPath: store)
         let files = try FileManager.default.contentsOfDirectory(at: URL(fileURLWithPath: pages), includingPropertiesForKeys: nil)
-            .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") || $0.lastPathComponent.hasSuffix(".geojson") }
+            .filter { name in [".geojson.gz", ".geojson", ".csv.gz", ".csv"].contains { name.lastPathComponent.hasSuffix($0) } }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
         LogSetup.bootstrap(format: .text, level: verbose ? .debug : .warning)
         let sources = try archive ? files.enumerated().map { try Self.archivePage($0.offset + 1, $0.element) } : files.map { IndexSource.file($0) }

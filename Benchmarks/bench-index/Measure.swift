@@ -56,6 +56,13 @@ struct Measure: ParsableCommand {
             notes.append("(a) \(realFile.lastPathComponent): \(Format.count(page.events.count + page.rejects.count)) rows, \(Format.count(page.rejects.count)) rejected by the reader (\(page.rejects.first?.reason ?? "none")), \(Format.count(page.events.count)) events in \((page.events.count + 19_999) / 20_000) pages.")
             let directory = work.appendingPathComponent("real")
             let store = try compare("(a)", "real", page.events, in: directory, rows: &rows, notes: &notes)
+            // The CSV.gz file itself, as ComCat serves it (its 95 broken rows rejected): the other one-file format.
+            let csv = directory.appendingPathComponent("csv")
+            try FileManager.default.createDirectory(at: csv, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(at: csv.appendingPathComponent(realFile.lastPathComponent), withDestinationURL: realFile)
+            let csvStore = directory.appendingPathComponent("csv.sqlite")
+            rows.append(try fastest(runs) { try index(into: csvStore, pages: csv) }.row("(a) real, the CSV.gz file itself"))
+            try? FileManager.default.removeItem(at: csvStore)
             let sample = stride(from: 0, to: page.events.count, by: page.events.count / 1000).prefix(1000).map { page.events[$0] }
             real = (store, sample)
         } else {
