@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rows of CSV text, as cells (RFC 4180: comma-separated, a cell in double quotes may
 /// hold commas, line breaks and doubled quotes; a row ends at `\n`, `\r\n` or `\r`).
 ///
@@ -5,7 +7,8 @@
 /// both read every real sample file to the same cells): CSV.swift builds each cell one
 /// Unicode scalar at a time, 5.5 µs a ComCat row, 2.4 s of CPU for the 440k-event catalog
 /// (more than the rest of its reading together). The delimiters are ASCII, and no byte of a
-/// multi-byte UTF-8 sequence is, so cutting the bytes is cutting the text.
+/// multi-byte UTF-8 sequence is, so cutting the bytes is cutting the text (and the text is
+/// not made a `String` whole first, only its cells).
 ///
 /// Read as CSV.swift reads (as `ComCatCSV` used it: no trimming): an empty line is one empty
 /// cell; a quote inside an unquoted cell is a character like any other; a quoted cell left open
@@ -17,16 +20,16 @@ struct CSVRows {
     private var position = 0
     private var quoted: [UInt8] = []
 
-    /// Rows of `bytes`, valid UTF-8 (a Swift string's).
+    /// Rows of `bytes`, UTF-8 text.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    /// Calls `body` with the cells of every row of `text`, in order.
-    static func forEach(in text: String, _ body: ([String]) throws -> Void) rethrows {
-        var text = text
-        try text.withUTF8 { bytes in
-            var rows = CSVRows(bytes)
+    /// Calls `body` with the cells of every row of `text`, UTF-8, in order. A cell's bytes that are
+    /// not UTF-8 read as U+FFFD, as they would in a `String` made of the whole text.
+    static func forEach(in text: some ContiguousBytes, _ body: ([String]) throws -> Void) rethrows {
+        try text.withUnsafeBytes { raw in
+            var rows = CSVRows(raw.bindMemory(to: UInt8.self))
             var cells: [String] = []
             while rows.next(into: &cells) { try body(cells) }
         }

@@ -107,7 +107,7 @@ private struct PieceReader {
             if try !fill(stream) { break }
         }
         guard let headerEnd else {
-            take(ComCatCSV.read(text: String(decoding: buffer, as: UTF8.self), source: source, rowsBefore: 0, chunkSize: chunkSize,
+            take(ComCatCSV.read(text: buffer, source: source, rowsBefore: 0, chunkSize: chunkSize,
                                 events: deliver).page, deliver: deliver)
             return
         }
@@ -147,7 +147,7 @@ private struct PieceReader {
     }
 
     /// The next run of whole rows of about a piece, after the header line; nil when none is left.
-    private mutating func nextRows(_ stream: DecompressedStream, header: [UInt8]) throws -> (text: String, records: Int, last: Bool)? {
+    private mutating func nextRows(_ stream: DecompressedStream, header: [UInt8]) throws -> (text: [UInt8], records: Int, last: Bool)? {
         var scan = RecordScan()
         var scanned = 0
         while true {
@@ -160,7 +160,7 @@ private struct PieceReader {
                 if more { continue } else { return nil }
             }
             let records = RecordScan.records(in: buffer[..<cut])
-            let text = String(decoding: header + buffer[..<cut], as: UTF8.self)
+            let text = header + buffer[..<cut]
             drop(cut)
             return (text, records, !more)
         }

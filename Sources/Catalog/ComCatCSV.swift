@@ -53,9 +53,9 @@ public enum ComCatCSV {
     /// Reads like `read(_:source:)`, handing the events over in chunks of `chunkSize` as the rows
     /// are read; the rejects (and a problem) stay in the page returned.
     public static func read(_ data: Data, source: String, chunkSize: Int, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
-        let text: String
+        let text: Data
         do {
-            text = String(decoding: try Gzip.decompressIfNeeded(data), as: UTF8.self)
+            text = try Gzip.decompressIfNeeded(data)
         } catch {
             return CatalogPage(problem: "\(error)")
         }
@@ -64,7 +64,7 @@ public enum ComCatCSV {
 
     /// Reads `text`, a header line and rows that come after `rowsBefore` rows of the file (a piece
     /// of a bigger file, see `CatalogStream`); returns the page and the number of the last row.
-    static func read(text: String, source: String, rowsBefore: Int, chunkSize: Int,
+    static func read(text: some ContiguousBytes, source: String, rowsBefore: Int, chunkSize: Int,
                      events deliver: ([QuakeEvent]) -> Void) -> (page: CatalogPage, lastRow: Int) {
         var page = CatalogPage()
         var chunk: [QuakeEvent] = []
@@ -183,15 +183,14 @@ public enum ComCatCSV {
 
     /// Calls `body` for every data row. Throws when the file is not a ComCat CSV at all.
     public static func forEachRow(_ data: Data, source: String, _ body: (Row) throws -> Void) throws {
-        let text = String(decoding: try Gzip.decompressIfNeeded(data), as: UTF8.self)
-        try forEachRow(text: text, source: source, rowsBefore: 0, body)
+        try forEachRow(text: try Gzip.decompressIfNeeded(data), source: source, rowsBefore: 0, body)
     }
 
     /// Calls `body` for every data row of `text` (a header line, then rows numbered after
     /// `rowsBefore` rows of the file); returns the number of the last row (the header is row 1).
     @discardableResult
-    static func forEachRow(text: String, source: String, rowsBefore: Int, _ body: (Row) throws -> Void) throws -> Int {
-        guard !text.isEmpty else { throw Row.Failure(description: "\(source): the file is empty") }
+    static func forEachRow(text: some ContiguousBytes, source: String, rowsBefore: Int, _ body: (Row) throws -> Void) throws -> Int {
+        guard text.withUnsafeBytes({ !$0.isEmpty }) else { throw Row.Failure(description: "\(source): the file is empty") }
         var header: Header?
         var number = rowsBefore
         try CSVRows.forEach(in: text) { cells in

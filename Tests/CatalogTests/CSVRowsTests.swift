@@ -57,13 +57,23 @@ import TestSupport
         #expect(try Self.witnessRows("\"ab\"cd,e\n") == [["ab\"d,e\n"]])
     }
 
+    /// Bytes that are not UTF-8 (a truncated sequence before a comma, a stray byte inside quotes)
+    /// read as they do in a `String` made of the whole text: U+FFFD, the cells around them intact.
+    @Test func bytesThatAreNotUTF8ReadAsInAString() throws {
+        let bytes: [UInt8] = Array("id,place\n".utf8) + [0x61, 0xE6, 0x97, 0x2C, 0x22, 0x62, 0xFF, 0x2C, 0x63, 0x22, 0x0A]
+        var ours: [[String]] = []
+        CSVRows.forEach(in: bytes) { ours.append($0) }
+        #expect(ours == [["id", "place"], ["a\u{FFFD}", "b\u{FFFD},c"]])
+        #expect(try Self.witnessRows(String(decoding: bytes, as: UTF8.self)) == ours)
+    }
+
     @Test func emptyTextHasNoRows() {
         #expect(Self.rows("").isEmpty)
     }
 
     private static func rows(_ text: String) -> [[String]] {
         var rows: [[String]] = []
-        CSVRows.forEach(in: text) { rows.append($0) }
+        CSVRows.forEach(in: Array(text.utf8)) { rows.append($0) }
         return rows
     }
 
