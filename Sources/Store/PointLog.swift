@@ -34,7 +34,7 @@ final class PointLog {
 
     /// Every row with its place, in the R-tree's packing order (`PackedRTree.key`, then rowid),
     /// and the log emptied: the R-tree is then packed from front to back, where visiting the
-    /// log in that order took a cache miss or two a point (some 0.05 s of the store's serial
+    /// log in that order took a cache miss or two a point (some 0.03 s of the store's serial
     /// finish at 440k events).
     func removeAllInPackingOrder() -> InPackingOrder {
         var rowids: [UInt32] = []

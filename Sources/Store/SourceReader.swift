@@ -191,7 +191,6 @@ final class SourceReader: @unchecked Sendable {
         return going && put(.part(.end(SourceEnd(rejects: page.rejects, problem: page.problem, excerpt: excerpt))), lookahead: lookahead)
     }
 
-
     /// The start of a file's text (decompressed when gzip), for a damaged file's record.
     private static func excerpt(of url: URL) -> String {
         guard let handle = try? FileHandle(forReadingFrom: url), let head = try? handle.read(upToCount: 1 << 16) else { return "" }
