@@ -5,8 +5,9 @@ import QuakeCommon
 import QuakeStore
 
 /// `bench-index child STORE PAGES-DIR [--archive] [--verbose]`: indexes the pages (`*.geojson.gz`,
-/// `*.geojson`, `*.csv.gz` or `*.csv`, in name order) into STORE and prints `IndexFigures` as JSON. With `--archive` the
-/// pages are indexed as fetch's archive is (see `archivePage`); without, as `index --from` files.
+/// `*.geojson`, `*.csv.gz` or `*.csv`, in name order) into STORE and prints `IndexFigures` as
+/// JSON. With `--archive` the pages are indexed as fetch's archive is (see `archivePage`);
+/// without, as `index --from` files.
 /// With `--verbose` the indexer logs where the time went (reading and writing CPU, each index,
 /// `event_ids`, the R-tree).
 struct Child: ParsableCommand {
