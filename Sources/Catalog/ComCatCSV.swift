@@ -159,10 +159,13 @@ public enum ComCatCSV {
         }
 
         private func number(_ column: Column) throws -> Double? {
-            guard let text = self[column] else { return nil }
-            // Plain decimals only: Swift's Double("0x1p3") reads hex floats, which no catalog writes.
+            guard var text = self[column] else { return nil }
+            // Plain decimals only (Swift's Double("0x1p3") reads hex floats, which no catalog writes),
+            // read in place as the JSON reader reads its numbers.
             guard text.utf8.allSatisfy({ (0x30...0x39).contains($0) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
-                  let value = Double(text) else { throw Failure(description: "\(column) is not a number (\"\(text.prefix(64))\")") }
+                  let value = text.withUTF8(JSONParser.number(in:)) else {
+                throw Failure(description: "\(column) is not a number (\"\(text.prefix(64))\")")
+            }
             return value
         }
 

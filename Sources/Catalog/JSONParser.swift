@@ -72,6 +72,14 @@ struct JSONParser {
         }
     }
 
+    /// The number `bytes` are, read as a JSON number is (JSON's grammar, or `strtod`'s where it
+    /// is wider), when they are one whole; the CSV reader's numbers, without a `String` round trip.
+    static func number(in bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        var parser = JSONParser(bytes: bytes)
+        guard !bytes.isEmpty, let value = try? parser.parseNumber(), parser.atEnd else { return nil }
+        return value
+    }
+
     var atEnd: Bool { offset >= bytes.count }
 
     /// The text of `range`, for reject records.
@@ -278,8 +286,8 @@ struct JSONParser {
         }
         guard digits > 0 else { offset = start; throw error("expected a value") }
         if plain && fractionDigits < 0 && digits <= 18 {
-            let integer = Int64(mantissa)
-            return Double(negative ? -integer : integer)
+            let value = Double(Int64(mantissa))
+            return negative ? -value : value  // "-0" is -0.0, as strtod reads it
         }
         if plain && fractionDigits > 0 && fractionDigits < Self.powersOfTen.count && significant <= 15 {
             let value = Double(mantissa) / Self.powersOfTen[fractionDigits]

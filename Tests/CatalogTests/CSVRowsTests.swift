@@ -67,6 +67,27 @@ import TestSupport
         #expect(try Self.witnessRows(String(decoding: bytes, as: UTF8.self)) == ours)
     }
 
+    /// The CSV reader's numbers are read as the JSON reader reads its own (in place): the same
+    /// values as Swift's `Double(String)`, bit for bit, for every decimal-looking cell of the real
+    /// samples and for the odd ones.
+    @Test func numbersReadAsDoubleReadsThem() throws {
+        var cells = ["0", "-0", "0.1", "-0.0", "1e5", "1E-3", "+5", ".5", "5.", "007", "123456789012345678",
+                     "0.30000000000000004", "1.7976931348623157e308", "1e400", "-1e-400", "4.9e-324", "9007199254740993",
+                     "-", "+", ".", "1-2", "--1", "1..2", "e5", "1e", "1e+", "12.345.6"]
+        for file in [TestData.usgs("query-m6-1973-2023.csv.gz"), TestData.usgs("feed-2.5_month-2019-07.csv.gz")] {
+            let text = try Gzip.decompressIfNeeded(try Data(contentsOf: file))
+            CSVRows.forEach(in: text) { row in cells += row.filter { !$0.isEmpty && $0.utf8.allSatisfy { Self.decimalBytes.contains($0) } } }
+        }
+        #expect(cells.count > 50_000)
+        for cell in cells {
+            var bytes = cell
+            let ours = bytes.withUTF8(JSONParser.number(in:))
+            #expect(ours?.bitPattern == Double(cell)?.bitPattern, "\(cell): \(String(describing: ours)) against \(String(describing: Double(cell)))")
+        }
+    }
+
+    private static let decimalBytes = Set(Array("0123456789.-+eE".utf8))
+
     @Test func emptyTextHasNoRows() {
         #expect(Self.rows("").isEmpty)
     }
