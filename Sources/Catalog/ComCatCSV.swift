@@ -171,8 +171,12 @@ public enum ComCatCSV {
 
         private func whole(_ column: Column) throws -> Int? {
             guard let value = try number(column) else { return nil }
-            guard value.isFinite, value == value.rounded(), abs(value) < 9e15 else {
+            guard value.isFinite, value == value.rounded() else {
                 throw Failure(description: "\(column) is not a whole number (\(value))")
+            }
+            // Beyond 2^53 a double no longer holds every whole number (and past 2^63 no Int holds it).
+            guard abs(value) < 9e15 else {
+                throw Failure(description: "\(column) \(value) is too large (whole numbers up to 9e15)")
             }
             return Int(value)
         }

@@ -60,6 +60,8 @@ import TestSupport
                 message: "json-array.geojson: a JSON array, neither GeoJSON"),
         BadFile(file: "sig-beyond-2p53.geojson", exitStatus: .success, stored: 1,
                 reject: "property sig 4.611686018427388e+18 is too large (whole numbers up to 9e15)", rejects: 1, message: nil),
+        BadFile(file: "count-beyond-2p53.csv", exitStatus: .success, stored: 1,
+                reject: "nst 1e+30 is too large (whole numbers up to 9e15)", rejects: 1, message: nil),
         BadFile(file: "feature-broken-json.geojson", exitStatus: .dataError, stored: 0, reject: "broken JSON: malformed number", rejects: 2,
                 message: "feature-broken-json.geojson: broken JSON: malformed number, found '1' at byte 30"),
     ]
