@@ -56,20 +56,27 @@ final class FetchRun: Sendable {
     }
 
     func execute() async throws {
-        let cap: Int
+        let cap: Int, counted: Int?
         if run.state == "planning" {
             let plan = try await planner.plan(selection.timeRange(now: run.startedAt))
-            cap = plan.cap
-            try journal.savePlan(runID: run.id, windows: plan.windows, cap: cap)
+            (cap, counted) = (plan.cap, plan.counted)
+            try journal.savePlan(runID: run.id, windows: plan.windows, cap: cap, countedEvents: plan.counted)
             logger.debug("plan: \(plan.reason)")
         } else {
-            cap = run.cap ?? 20_000
+            (cap, counted) = (run.cap ?? 20_000, run.countedEvents)
         }
-        var queue = try journal.plannedWindows(runID: run.id)
         let before = try journal.fetchedTotals(runID: run.id)
-        tally.plan(windows: queue.count + before.windows, alreadyDone: before.windows)
+        tally.plan(windows: try journal.plannedWindows(runID: run.id).count + before.windows, alreadyDone: before.windows)
         report()
+        try await fetchPlannedWindows(cap: cap)
+        if let counted, try await auditEstimatedWindows(counted: counted) {
+            try await fetchPlannedWindows(cap: cap)
+        }
+    }
 
+    /// Fetches every window still planned, `concurrency` at a time, splitting those over the cap.
+    private func fetchPlannedWindows(cap: Int) async throws {
+        var queue = try journal.plannedWindows(runID: run.id)
         try await withThrowingTaskGroup(of: [WindowRecord].self) { group in
             var active = 0
             while !queue.isEmpty || active > 0 {
@@ -86,6 +93,34 @@ final class FetchRun: Sendable {
                 }
             }
         }
+    }
+
+    /// A window planned at the average rate is not counted before its query (that would double
+    /// the requests), so a page the service cut short without saying so would pass unseen. The
+    /// run's pages are held against the planning count instead: when they hold fewer events,
+    /// each such window is counted now, and one whose page is short is planned again, to be
+    /// fetched against its count (`fetch` gives up with exit 75 when the service keeps sending
+    /// less). Events that arrived after planning only make the pages hold more. Returns whether
+    /// windows were planned again.
+    private func auditEstimatedWindows(counted: Int) async throws -> Bool {
+        let fetched = try journal.fetchedTotals(runID: run.id).events
+        let estimated = try journal.estimatedPages(runID: run.id)
+        guard fetched < counted, !estimated.isEmpty else { return false }
+        logger.info("""
+            the pages hold \(Format.count(fetched, "event")), the plan counted \(Format.count(counted)): counting \
+            the \(Format.count(estimated.count, "window")) planned at the average rate
+            """)
+        var again = 0
+        for (window, events) in estimated {
+            let count = try await planner.count(start: window.start, end: window.end).count
+            if events < count {
+                logger.info("window \(describe(window)): page has \(Format.count(events, "event")), count says \(Format.count(count)): fetching it again")
+                again += 1
+            }
+            try journal.recount(window, count: count, pageEvents: events)
+        }
+        tally.addPlanned(again)
+        return again > 0
     }
 
     /// Fetches one window. Returns the windows that replace it when it had to be split.
@@ -114,7 +149,12 @@ final class FetchRun: Sendable {
             logger.info("window \(describe(window)): page has \(received) events, \(reason), recount says \(recount)")
             if recount > cap { return try split(window, count: recount, cap: cap) }
             if recount == received { break }
-            if round == 3 { logger.warning("window \(describe(window)): page and count still disagree; keeping the page") }
+            if round == 3 && received < recount {
+                throw ServiceError.unavailable(attempts: round, lastProblem: "window \(describe(window)): its page holds "
+                    + "\(Format.count(received, "event")) each time, its count says \(Format.count(recount)): the service leaves events out",
+                    url: answer!.url)
+            }
+            if round == 3 { logger.warning("window \(describe(window)): page has more events than the count; keeping the page") }
             expected = recount
         }
         reportOutside(answer!.page.events, window: window)

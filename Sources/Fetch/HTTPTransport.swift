@@ -149,6 +149,13 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(.allow)
     }
 
+    /// Redirects are not followed here: the 3xx answer goes back to `ServiceClient`, which follows
+    /// it (or not) as a request of its own, counted in the budget and the journal.
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let limit = maxBodyBytes
         let overLimit = lock.withLock { () -> Bool in

@@ -89,6 +89,11 @@ struct Journal {
             // a share of a wider window's count (see WindowPlanner).
             try db.execute(sql: "ALTER TABLE windows ADD COLUMN counted INTEGER NOT NULL DEFAULT 1")
         }
+        migrator.registerMigration("v3: counted total") { db in
+            // The events the planning count said the whole range matched: a run's pages are held
+            // against it (see `FetchRun.auditEstimatedWindows`).
+            try db.execute(sql: "ALTER TABLE runs ADD COLUMN counted_events INTEGER")
+        }
         return migrator
     }
 }

@@ -13,6 +13,8 @@ struct RunRecord: Sendable {
     var highWaterMark: Int64?
     /// The service's cap, once planned.
     var cap: Int?
+    /// The events the planning count said the whole range matched, once planned.
+    var countedEvents: Int?
 }
 
 /// A time window of a run's plan.
@@ -56,13 +58,14 @@ extension Journal {
     }
 
     /// Stores a run's plan and moves it to `fetching`, in one transaction (a crash while planning re-plans).
-    func savePlan(runID: Int64, windows: [PlannedWindow], cap: Int) throws {
+    func savePlan(runID: Int64, windows: [PlannedWindow], cap: Int, countedEvents: Int) throws {
         try queue.write { db in
             try db.execute(sql: "DELETE FROM windows WHERE run_id = ?", arguments: [runID])
             for window in windows {
                 try insert(window, runID: runID, db)
             }
-            try db.execute(sql: "UPDATE runs SET state = 'fetching', cap = ? WHERE id = ?", arguments: [cap, runID])
+            try db.execute(sql: "UPDATE runs SET state = 'fetching', cap = ?, counted_events = ? WHERE id = ?",
+                           arguments: [cap, countedEvents, runID])
         }
     }
 
@@ -97,6 +100,29 @@ extension Journal {
                 }
                 return WindowRecord(id: try insert(part, runID: runID, db), start: part.start, end: part.end, plannedCount: part.count,
                                     counted: part.counted)
+            }
+        }
+    }
+
+    /// The fetched windows of a run whose expected count was a share of a wider window's
+    /// (`counted` false), each with the events its page holds, in time order.
+    func estimatedPages(runID: Int64) throws -> [(window: WindowRecord, events: Int)] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT windows.*, pages.event_count FROM windows JOIN pages ON pages.window_id = windows.id
+                WHERE windows.run_id = ? AND windows.state = 'done' AND windows.counted = 0 ORDER BY start_ms, end_ms
+                """, arguments: [runID]).map { row in try (Self.window(row), row.decode(forColumn: "event_count")) }
+        }
+    }
+
+    /// Records the service's count of a fetched window. When its page holds fewer events, the
+    /// page is forgotten and the window planned again, to be fetched against that count.
+    func recount(_ window: WindowRecord, count: Int, pageEvents: Int) throws {
+        try queue.write { db in
+            try db.execute(sql: "UPDATE windows SET counted = 1, planned_count = ? WHERE id = ?", arguments: [count, window.id])
+            if pageEvents < count {
+                try db.execute(sql: "DELETE FROM pages WHERE window_id = ?", arguments: [window.id])
+                try db.execute(sql: "UPDATE windows SET state = 'planned' WHERE id = ?", arguments: [window.id])
             }
         }
     }
@@ -150,7 +176,8 @@ extension Journal {
     private static func run(_ row: Row) throws -> RunRecord {
         try RunRecord(id: row.decode(forColumn: "id"), mode: row.decode(forColumn: "mode"), updatedAfter: row.decode(forColumn: "updated_after"),
                       startedAt: ISOTime.parse(row.decode(forColumn: "started_at") as String) ?? 0, state: row.decode(forColumn: "state"),
-                      highWaterMark: row.decode(forColumn: "high_water_mark"), cap: row.decode(forColumn: "cap"))
+                      highWaterMark: row.decode(forColumn: "high_water_mark"), cap: row.decode(forColumn: "cap"),
+                      countedEvents: row.decode(forColumn: "counted_events"))
     }
 
     private static func window(_ row: Row) throws -> WindowRecord {

@@ -79,7 +79,12 @@ struct ServiceClient: Sendable {
                 return .failure(.transient("count answer has no plausible count (a whole number of events from 0 to "
                                            + "\(Format.count(Self.maxPlausibleCount))): \(Self.snippet(answer.body))", retryAfter: nil))
             }
-            return .success(CountAnswer(count: count, maxAllowed: object["maxAllowed"] as? Int))
+            let maxAllowed = object["maxAllowed"]
+            guard maxAllowed == nil || Self.plausibleCount(maxAllowed).map({ $0 > 0 }) == true else {
+                return .failure(.transient("count answer has no plausible maxAllowed (a whole number of events from 1 to "
+                                           + "\(Format.count(Self.maxPlausibleCount))): \(Self.snippet(answer.body))", retryAfter: nil))
+            }
+            return .success(CountAnswer(count: count, maxAllowed: Self.plausibleCount(maxAllowed)))
         }
     }
 
@@ -100,6 +105,11 @@ struct ServiceClient: Sendable {
             }
             if let problem = page.problem {
                 return .failure(.transient("damaged page: \(problem)", retryAfter: nil))
+            }
+            // A lone Feature, or a collection with no metadata, is not an FDSN answer: nothing says
+            // what it left out (a real one always has `metadata`, even when it holds no event).
+            if page.metadata == nil {
+                return .failure(.transient("damaged page: not an FDSN FeatureCollection with its metadata: \(Self.snippet(body))", retryAfter: nil))
             }
             return .success(QueryAnswer(url: url, status: answer.status, body: answer.body, page: page, duration: answer.duration))
         }
@@ -135,21 +145,18 @@ struct ServiceClient: Sendable {
         var firstAttempt: Date?
         for attempt in 1...max(1, retry.maxAttempts) {
             try Task.checkCancellation()
-            await gate.acquire()
-            let started = Date()
-            if firstAttempt == nil { firstAttempt = started }
+            if firstAttempt == nil { firstAttempt = Date() }
             let outcome: Result<HTTPAnswer, Error>
             do {
-                outcome = .success(try await transport.get(url))
+                outcome = .success(try await send(url, endpoint: endpoint))
+            } catch let error as ServiceError {
+                throw error
             } catch {
                 outcome = .failure(error)
             }
-            await gate.release()
             var retryAfter: TimeInterval?
             switch outcome {
             case .success(let answer):
-                record(RequestRecord(endpoint: endpoint, status: answer.status, bytes: answer.body.count, duration: answer.duration))
-                logger.debug("\(endpoint) \(answer.status) \(answer.body.count) B \(Int(answer.duration * 1000)) ms \(url.redacted)")
                 switch interpret(answer) {
                 case .success(let value): return value
                 case .failure(let problem):
@@ -165,7 +172,6 @@ struct ServiceClient: Sendable {
                 if case TransferFailure.tls(let message)? = error as? TransferFailure {
                     throw ServiceError.misconfigured(message: "\(TransferFailure.tls(message))", url: url)
                 }
-                record(RequestRecord(endpoint: endpoint, status: 0, bytes: 0, duration: Date().timeIntervalSince(started)))
                 lastProblem = "\(error)"
             }
             guard attempt < retry.maxAttempts else { break }
@@ -182,6 +188,51 @@ struct ServiceClient: Sendable {
             try await Task.sleep(nanoseconds: UInt64(wait * 1e9))
         }
         throw ServiceError.unavailable(attempts: retry.maxAttempts, lastProblem: lastProblem, url: url)
+    }
+
+    /// Redirects followed for one request, at most (the service's own is one: a missing trailing slash).
+    static let maxRedirects = 5
+
+    /// GETs `url` through the gate, following redirects within the same service (the same host
+    /// and port, or http becoming https on the same host) up to `maxRedirects`, each hop a
+    /// request of its own in the budget and the journal. A redirect elsewhere is not followed:
+    /// the service is misconfigured, or is not the service, and a person must look.
+    private func send(_ url: URL, endpoint: String) async throws -> HTTPAnswer {
+        var target = url
+        for hop in 0...Self.maxRedirects {
+            await gate.acquire()
+            let started = Date()
+            let answer: HTTPAnswer
+            do {
+                answer = try await transport.get(target)
+            } catch {
+                await gate.release()
+                if !(error is CancellationError), (error as? TransferFailure).map({ if case .tls = $0 { false } else { true } }) ?? true {
+                    record(RequestRecord(endpoint: endpoint, status: 0, bytes: 0, duration: Date().timeIntervalSince(started)))
+                }
+                throw error
+            }
+            await gate.release()
+            record(RequestRecord(endpoint: endpoint, status: answer.status, bytes: answer.body.count, duration: answer.duration))
+            logger.debug("\(endpoint) \(answer.status) \(answer.body.count) B \(Int(answer.duration * 1000)) ms \(target.redacted)")
+            guard (300...399).contains(answer.status), let location = answer.header("Location") else { return answer }
+            guard let next = URL(string: location, relativeTo: target)?.absoluteURL, Self.isSameService(next, as: target) else {
+                throw ServiceError.misconfigured(message: "it redirects to \(URL(string: location)?.redacted ?? location), not the same "
+                    + "service (another host, port or scheme): not followed; if that is the service, pass it as --service", url: url)
+            }
+            guard hop < Self.maxRedirects else { break }
+            logger.debug("\(endpoint) redirected to \(next.redacted)")
+            target = next
+        }
+        throw ServiceError.misconfigured(message: "more than \(Self.maxRedirects) redirects in a row (a redirect loop?)", url: url)
+    }
+
+    /// Whether `next` is on the same service as `current`: the same host and port and scheme,
+    /// or an upgrade of http to https on the same host at the default port.
+    static func isSameService(_ next: URL, as current: URL) -> Bool {
+        guard let host = next.host?.lowercased(), host == current.host?.lowercased() else { return false }
+        if next.scheme == current.scheme { return next.port == current.port }
+        return current.scheme == "http" && next.scheme == "https" && (next.port == nil || next.port == 443)
     }
 
     /// Problems visible from the HTTP layer alone: statuses, HTML pages from proxies.

@@ -39,17 +39,19 @@ struct WindowPlanner: Sendable {
         parameters + [("starttime", ISOTime.formatParameter(milliseconds: start)), ("endtime", ISOTime.formatParameter(milliseconds: end))]
     }
 
-    /// Counts `range` and plans it. Returns the windows, the service's cap, and why the plan is what it is.
-    func plan(_ range: ClosedRange<Int64>) async throws -> (windows: [PlannedWindow], cap: Int, reason: String) {
+    /// Counts `range` and plans it. Returns the windows, the service's cap, the events the range
+    /// matched, and why the plan is what it is.
+    func plan(_ range: ClosedRange<Int64>) async throws -> (windows: [PlannedWindow], cap: Int, counted: Int, reason: String) {
         let start = Self.floorSecond(range.lowerBound), end = max(start + 1000, Self.ceilSecond(range.upperBound))
         let answer = try await count(start: start, end: end)
         let cap = answer.maxAllowed ?? 20_000
         let whole = PlannedWindow(start: start, end: end, count: answer.count, counted: true)
         guard whole.count > cap else {
-            return (whole.count > 0 ? [whole] : [], cap, "\(Format.count(whole.count, "event")) counted, within the cap of \(Format.count(cap))")
+            return (whole.count > 0 ? [whole] : [], cap, whole.count,
+                    "\(Format.count(whole.count, "event")) counted, within the cap of \(Format.count(cap))")
         }
         let windows = try Self.split(whole, cap: cap)
-        return (windows, cap, "\(Format.count(whole.count, "event")) counted, over the cap of \(Format.count(cap)): "
+        return (windows, cap, whole.count, "\(Format.count(whole.count, "event")) counted, over the cap of \(Format.count(cap)): "
                 + "\(Format.count(windows.count, "window")) of equal time, about \(Format.count(windows[0].count)) events each at the average rate")
     }
 

@@ -68,6 +68,24 @@ enum FaultInjection {
         case .badCount(let text)?:
             let body = #"{"count":"# + text + #","maxAllowed":20000}"#
             return Delivery(answer: encoded(ServiceAnswer(status: 200, contentType: ServiceAnswer.json, text: body), gzip))
+        case .badCap(let text)?:
+            let counted = await answer(0)
+            let count = (try? JSONSerialization.jsonObject(with: counted.body) as? [String: Any])?["count"] as? Int ?? 0
+            let body = #"{"count":"# + String(count) + #","maxAllowed":"# + text + "}"
+            return Delivery(answer: encoded(ServiceAnswer(status: 200, contentType: ServiceAnswer.json, text: body), gzip))
+        case .shortPage(let dropping)?:
+            var short = await answer(0)
+            short.body = editFeatures(short.body) { features in Array(features.dropLast(dropping ?? features.count / 2)) }
+            return Delivery(answer: encoded(short, gzip))
+        case .featureOnly?:
+            let full = await answer(0)
+            let features = (try? JSONSerialization.jsonObject(with: full.body) as? [String: Any])?["features"] as? [Any]
+            let first = (features?.first).flatMap { try? JSONSerialization.data(withJSONObject: $0) } ?? full.body
+            return Delivery(answer: encoded(ServiceAnswer(status: 200, contentType: ServiceAnswer.json, body: first), gzip))
+        case .redirect(let base)?:
+            let location = base.map { $0.hasSuffix("/") ? String($0.dropLast()) + context.target : $0 + context.target } ?? context.url
+            return Delivery(answer: ServiceAnswer(status: 302, contentType: ServiceAnswer.plain, body: Data("Found\n".utf8),
+                                                  headers: [("Location", location)]))
         case nil:
             return Delivery(answer: encoded(await answer(0), gzip))
         }
@@ -81,6 +99,14 @@ enum FaultInjection {
               let end = text[text.index(after: comma)...].firstIndex(where: { $0 == "," || $0 == "]" }) else { return body }
         text.replaceSubrange(text.index(after: comma)..<end, with: "91")
         return Data(text.utf8)
+    }
+
+    /// The FeatureCollection `body` with its features array replaced by `edit` of it.
+    static func editFeatures(_ body: Data, _ edit: ([Any]) -> [Any]) -> Data {
+        guard var collection = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+              let features = collection["features"] as? [Any] else { return body }
+        collection["features"] = edit(features)
+        return (try? JSONSerialization.data(withJSONObject: collection)) ?? body
     }
 
     /// The body with the first feature's origin time set to 0 (1970-01-01T00:00:00Z).

@@ -16,7 +16,12 @@ import QuakeCommon
 /// `endless` (a body that never ends), `big[=MB]` (default 2048), `drip[=BYTES_PER_S]` (the
 /// true answer, default 1 byte a second), `gzipbomb[=MB]` (gzip inflating to MB of zeros,
 /// default 1024), `badcount=TEXT` (the count answer says `TEXT`: `1e12`, `-1`, `"many"`;
-/// count requests only).
+/// count requests only), `badcap=TEXT` (the count answer's `maxAllowed` says `TEXT`: `0`, `-5`;
+/// count requests only). Lying and wandering ones: `short[=N]` (a query answer without its last
+/// N features, default half of them, nothing else changed: a service that cuts pages short
+/// without saying so); `feature` (a query answer that is its first feature alone, not a
+/// FeatureCollection); `redirect[=BASE]` (302 to BASE followed by the request's path and query;
+/// without BASE, to the request itself: followed forever, a loop).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
 /// (every Kth), `rate=P` with optional `seed=S` (default 1). `after=M` lets the first
 /// M matching requests through first. `on=query|count|any` limits the rule (default:
@@ -70,13 +75,22 @@ struct FaultRule: Sendable {
         case "badcount":
             guard let argument, !argument.isEmpty else { throw fail("badcount needs the text the count answer should say") }
             kind = .badCount(argument)
+        case "badcap":
+            guard let argument, !argument.isEmpty else { throw fail("badcap needs the text maxAllowed should say") }
+            kind = .badCap(argument)
+        case "short":
+            kind = .shortPage(dropping: argument == nil ? nil : try int(argument, default: 1, 1...1_000_000, "features to drop"))
+        case "feature": kind = .featureOnly
+        case "redirect":
+            guard argument.map({ URL(string: $0)?.host != nil }) ?? true else { throw fail("redirect needs an absolute URL (http://host:port)") }
+            kind = .redirect(base: argument)
         case "wrongcount":
             let delta = try int(argument.map { $0.hasPrefix("+") ? String($0.dropFirst()) : $0 }, default: 1, -1_000_000...1_000_000, "count delta")
             guard delta != 0 else { throw fail("count delta must not be 0") }
             kind = .wrongCount(delta: delta)
         default:
             throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, outside, "
-                       + "endless, big, drip, gzipbomb, badcount")
+                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, redirect")
         }
         var trigger: Trigger?
         var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly ? ["query"] : Self.defaultEndpoints)
@@ -169,17 +183,25 @@ enum FaultKind: Sendable, Equatable {
     case gzipBomb(megabytes: Int)
     /// The count answer says this text instead of a number.
     case badCount(String)
+    /// The count answer's `maxAllowed` says this text instead of the cap.
+    case badCap(String)
+    /// A query answer without its last `dropping` features (nil: half), otherwise unchanged.
+    case shortPage(dropping: Int?)
+    /// A query answer that is its first feature alone instead of a FeatureCollection.
+    case featureOnly
+    /// 302 to `base` + the request's path and query (nil: to the request itself).
+    case redirect(base: String?)
 
     var isCountOnly: Bool {
         switch self {
-        case .wrongCount, .badCount: true
+        case .wrongCount, .badCount, .badCap: true
         default: false
         }
     }
 
     var isQueryOnly: Bool {
         switch self {
-        case .damagedFeature, .outsideFeature, .hostileBody, .drip, .gzipBomb: true
+        case .damagedFeature, .outsideFeature, .hostileBody, .drip, .gzipBomb, .shortPage, .featureOnly: true
         default: false
         }
     }
@@ -202,6 +224,10 @@ enum FaultKind: Sendable, Equatable {
         case .drip: "drip"
         case .gzipBomb: "gzipbomb"
         case .badCount: "badcount"
+        case .badCap: "badcap"
+        case .shortPage: "short"
+        case .featureOnly: "feature"
+        case .redirect: "redirect"
         }
     }
 }

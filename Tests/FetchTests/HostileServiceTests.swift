@@ -24,6 +24,8 @@ import TestSupport
         Case(fault: "badcount=1e12,every=1", message: "no plausible count"),
         Case(fault: "badcount=-1,every=1", message: "no plausible count"),
         Case(fault: "badcount=\"many\",every=1", message: "no plausible count"),
+        Case(fault: "badcap=0,every=1", message: "no plausible maxAllowed"),
+        Case(fault: "badcap=-5,every=1", message: "no plausible maxAllowed"),
         Case(fault: "429=86400,every=1", message: "--max-retry-after"),
         Case(fault: "503,every=1,on=query", message: "status 503"),
     ]
