@@ -25,10 +25,11 @@ struct RetryPolicy: Sendable {
         askedByService || elapsed + wait <= giveUpAfter
     }
 
-    /// Parses `Retry-After`: delta-seconds or an HTTP date.
+    /// Parses `Retry-After`: delta-seconds (digits only: `inf`, `nan`, `-5` and `1e9` are not)
+    /// or an HTTP date.
     static func retryAfter(_ header: String?) -> TimeInterval? {
         guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
-        if let seconds = TimeInterval(header) { return max(0, seconds) }
+        if header.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return min(TimeInterval(header) ?? .greatestFiniteMagnitude, 1e12) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"

@@ -269,7 +269,8 @@ struct ServiceClient: Sendable {
         let text = String(decoding: body.prefix(4096), as: UTF8.self)
         let paragraphs = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
         if paragraphs.count > 1, paragraphs[0].hasPrefix("Error "), !paragraphs[1].isEmpty { return paragraphs[1] }
-        return snippet(body)
+        let start = snippet(body)
+        return start.isEmpty ? "an empty answer" : start
     }
 
     static func snippet(_ body: Data) -> String {

@@ -1,6 +1,6 @@
 import Foundation
 import QuakeCommon
-import QuakeFetch
+@testable import QuakeFetch
 import Testing
 import TestSupport
 
@@ -105,5 +105,10 @@ import TestSupport
         #expect(error.exitStatus == .failure, "a person must look: retrying does not help")
         #expect("\(error)".contains(message), "\(error)")
         #expect(try await standIn.requests().count == requests)
+    }
+
+    @Test func anEmptyErrorAnswerStillSaysSomething() {
+        #expect(ServiceClient.serviceMessage(Data()) == "an empty answer")
+        #expect(ServiceClient.serviceMessage(Data("Error 400: Bad Request\n\nbad starttime\n".utf8)) == "bad starttime")
     }
 }

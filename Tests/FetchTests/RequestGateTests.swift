@@ -47,6 +47,8 @@ import Testing
         #expect(policy.delay(afterAttempt: 1, retryAfter: 30) == 30)
         #expect(RetryPolicy.retryAfter("120") == 120)
         #expect(RetryPolicy.retryAfter("soon") == nil)
+        for nonsense in ["inf", "nan", "-5", "1e9", "0x10"] { #expect(RetryPolicy.retryAfter(nonsense) == nil, "\(nonsense)") }
+        #expect(RetryPolicy.retryAfter(String(repeating: "9", count: 400)) == 1e12, "finite, and beyond any --max-retry-after")
     }
 
     @Test func noAttemptStartsAfterTheGiveUpTime() {
