@@ -3,8 +3,8 @@
 public struct CatalogPage: Sendable {
     /// Valid events, in document order.
     public var events: [QuakeEvent] = []
-    /// Items that could not be read as events.
-    public var rejects: [Reject] = []
+    /// Items that could not be read as events (all counted, the first thousand kept whole).
+    public var rejects: RejectList = []
     /// The FDSN `metadata` block, when the document has one.
     public var metadata: PageMetadata?
     /// Set when the document as a whole is damaged or is a service error.
@@ -14,7 +14,7 @@ public struct CatalogPage: Sendable {
     /// offset where the feature left for the next piece starts; nil once the features array ended.
     var unread: Int?
 
-    public init(events: [QuakeEvent] = [], rejects: [Reject] = [], metadata: PageMetadata? = nil, problem: String? = nil) {
+    public init(events: [QuakeEvent] = [], rejects: RejectList = [], metadata: PageMetadata? = nil, problem: String? = nil) {
         self.events = events
         self.rejects = rejects
         self.metadata = metadata

@@ -55,7 +55,7 @@ struct IndexRun {
                 logger.debug("\(indexSource.name): already indexed\(earlierInRun ? " (same content as an earlier source)" : "")")
             case .read(let indexSource, let sha256):
                 report = SourceReport(name: indexSource.name, outcome: .indexed)
-                var rejects: [Reject] = []
+                var rejects: RejectList = []
                 do {
                     try db.inTransaction(.immediate) {
                         rejects = try store(from: reader, source: indexSource, sha256: sha256, into: &report) { count in
@@ -79,7 +79,7 @@ struct IndexRun {
     /// Stores one source as the reader hands it over: its events, its rejects and its
     /// `sources` row. Returns the source's rejects (without the whole-document one).
     private func store(from reader: SourceReader, source: IndexSource, sha256: String,
-                       into report: inout SourceReport, progress: (Int) -> Void) throws -> [Reject] {
+                       into report: inout SourceReport, progress: (Int) -> Void) throws -> RejectList {
         var end: SourceEnd?
         while end == nil {
             switch reader.nextPart() {
@@ -102,15 +102,18 @@ struct IndexRun {
         }
         guard let end else { return [] }
         report.problem = end.problem
-        report.commonRejects = Dictionary(end.rejects.map { ($0.kind, 1) }, uniquingKeysWith: +)
-            .map { RejectKindCount(kind: $0.key, count: $0.value) }
-            .sorted { ($0.count, $1.kind) > ($1.count, $0.kind) }
-            .prefix(3).map { $0 }
-        var rejects = end.rejects
-        if let problem = end.problem {
-            rejects.append(Reject(position: "document", reason: problem, raw: end.excerpt))
+        report.commonRejects = end.rejects.commonKinds(3).map { RejectKindCount(kind: $0.kind, count: $0.count) }
+        var rows = end.rejects.kept
+        if end.rejects.notKept > 0 {
+            let common = end.rejects.commonKinds(3).map { "\($0.kind) (\(Format.count($0.count)))" }.joined(separator: "; ")
+            rows.append(Reject(position: "after item \(Format.count(end.rejects.kept.count))",
+                               reason: "\(Format.count(end.rejects.notKept)) more items refused, not recorded one by one "
+                                   + "(the first \(Format.count(RejectList.keptLimit)) are); most common: \(common)", raw: ""))
         }
-        for reject in rejects {
+        if let problem = end.problem {
+            rows.append(Reject(position: "document", reason: problem, raw: end.excerpt))
+        }
+        for reject in rows {
             insertReject.bind(1, source.name)
             insertReject.bind(2, reject.position)
             insertReject.bind(3, reject.reason)
@@ -118,7 +121,7 @@ struct IndexRun {
             insertReject.bind(5, recordedAt)
             try insertReject.run()
         }
-        report.counts.rejected = rejects.count
+        report.counts.rejected = end.rejects.count + (end.problem == nil ? 0 : 1)
         let c = report.counts
         let values: [(Int32, Int)] = [(4, report.events), (5, c.rejected), (6, c.inserted), (7, c.updated),
                                       (8, c.unchanged), (9, c.merged), (10, c.deleted)]
@@ -132,7 +135,7 @@ struct IndexRun {
         return end.rejects
     }
 
-    private func warnAbout(_ report: SourceReport, rejects: [Reject]) {
+    private func warnAbout(_ report: SourceReport, rejects: RejectList) {
         if let problem = report.problem {
             logger.warning("\(problem)")
         }

@@ -256,7 +256,7 @@ final class EventChunk: @unchecked Sendable {
 
 /// What a source read holds after its events.
 struct SourceEnd {
-    let rejects: [Reject]
+    let rejects: RejectList
     /// Damage to the document as a whole, or a service error.
     let problem: String?
     /// The start of the body, kept for a whole-document reject when `problem` is set.
