@@ -16,33 +16,45 @@ import Foundation
 /// no catalog writes) is kept, as Python's `csv` module keeps it, where CSV.swift took the
 /// quote for a character, dropped the next one and read on as if the quotes were still open.
 struct CSVRows {
+    /// Cells read of one row, at most: a ComCat row has 22, and a row of millions (a file of
+    /// commas) must not become millions of strings. The rest are counted, not read.
+    static let maxCells = 1_000
+
     private let bytes: UnsafeBufferPointer<UInt8>
     private var position = 0
     private var quoted: [UInt8] = []
+    /// False while the cells past `maxCells` are skipped: they are scanned, not made strings.
+    private var building = true
 
     /// Rows of `bytes`, UTF-8 text.
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
     }
 
-    /// Calls `body` with the cells of every row of `text`, UTF-8, in order. A cell's bytes that are
-    /// not UTF-8 read as U+FFFD, as they would in a `String` made of the whole text.
-    static func forEach(in text: some ContiguousBytes, _ body: ([String]) throws -> Void) rethrows {
+    /// Calls `body` with the cells of every row of `text`, UTF-8, in order (the first `maxCells`
+    /// of a row), and how many cells the row has. A cell's bytes that are not UTF-8 read as
+    /// U+FFFD, as they would in a `String` made of the whole text.
+    static func forEach(in text: some ContiguousBytes, _ body: (_ cells: [String], _ cellCount: Int) throws -> Void) rethrows {
         try text.withUnsafeBytes { raw in
             var rows = CSVRows(raw.bindMemory(to: UInt8.self))
             var cells: [String] = []
-            while rows.next(into: &cells) { try body(cells) }
+            while let count = rows.next(into: &cells) { try body(cells, count) }
         }
     }
 
-    /// Replaces `cells` with the next row's; false at the end of the text.
-    mutating func next(into cells: inout [String]) -> Bool {
+    /// Replaces `cells` with the next row's first `maxCells`; returns how many cells the row
+    /// has, nil at the end of the text.
+    mutating func next(into cells: inout [String]) -> Int? {
         cells.removeAll(keepingCapacity: true)
-        guard position < bytes.count else { return false }
+        guard position < bytes.count else { return nil }
+        var count = 0
+        defer { building = true }
         while true {
+            building = count < Self.maxCells
             let (cell, rowEnds) = position < bytes.count && bytes[position] == Self.quote ? quotedCell() : plainCell()
-            cells.append(cell)
-            if rowEnds { return true }
+            if building { cells.append(cell) }
+            count += 1
+            if rowEnds { return count }
         }
     }
 
@@ -73,18 +85,19 @@ struct CSVRows {
         var start = position  // of the bytes not yet copied into `quoted`
         while position < bytes.count {
             guard bytes[position] == Self.quote else { position += 1; continue }
-            quoted.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+            if building { quoted.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position])) }
             position += 1
             if position < bytes.count && bytes[position] == Self.quote {
-                quoted.append(Self.quote)  // a doubled quote
+                if building { quoted.append(Self.quote) }  // a doubled quote
                 position += 1
                 start = position
                 continue
             }
             // Closed: what follows up to the cell's end is kept as it is.
             let (rest, rowEnds) = plainCell()
-            return (String(decoding: quoted, as: UTF8.self) + rest, rowEnds)
+            return (building ? String(decoding: quoted, as: UTF8.self) + rest : "", rowEnds)
         }
+        guard building else { return ("", true) }
         quoted.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<position]))
         return (String(decoding: quoted, as: UTF8.self), true)
     }
@@ -96,6 +109,7 @@ struct CSVRows {
     }
 
     private func text(_ range: Range<Int>) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        guard building else { return "" }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 }

@@ -92,8 +92,10 @@ public enum ComCatCSV {
     /// One data row with access to its cells by column name.
     public struct Row {
         let header: Header
-        /// The cells as read.
+        /// The cells as read (the first `CSVRows.maxCells`).
         public let cells: [String]
+        /// How many cells the row has.
+        let cellCount: Int
         /// 1-based row number counting the header as row 1.
         public let number: Int
 
@@ -123,8 +125,8 @@ public enum ComCatCSV {
         struct Failure: Error, CustomStringConvertible { let description: String }
 
         private func makeEvent() throws -> QuakeEvent {
-            if cells.count != header.count {
-                throw Failure(description: "row has \(cells.count) cells, the header has \(header.count)")
+            if cellCount != header.count {
+                throw Failure(description: "row has \(Format.count(cellCount)) cells, the header has \(header.count)")
             }
             guard let id = self[.id] else { throw Failure(description: "missing id") }
             guard let updatedText = self[.updated] else { throw Failure(description: "missing updated time") }
@@ -200,9 +202,12 @@ public enum ComCatCSV {
         guard text.withUnsafeBytes({ !$0.isEmpty }) else { throw Row.Failure(description: "\(source): the file is empty") }
         var header: Header?
         var number = rowsBefore
-        try CSVRows.forEach(in: text) { cells in
+        try CSVRows.forEach(in: text) { cells, cellCount in
             number += 1
             guard let header else {
+                guard cellCount <= CSVRows.maxCells else {
+                    throw Row.Failure(description: "\(source): wrong CSV header: \(Format.count(cellCount)) columns (ComCat has \(columns.count))")
+                }
                 let missing = requiredColumns.filter { !cells.contains($0) }
                 guard missing.isEmpty else {
                     throw Row.Failure(description: "\(source): wrong CSV header: missing \(missing.joined(separator: ", ")); expected the ComCat columns \(columns.joined(separator: ","))")
@@ -211,7 +216,7 @@ public enum ComCatCSV {
                 return
             }
             if cells.count == 1 && cells[0].isEmpty { return }  // blank line
-            try body(Row(header: header, cells: cells, number: number))
+            try body(Row(header: header, cells: cells, cellCount: cellCount, number: number))
         }
         return max(number, rowsBefore + 1)
     }

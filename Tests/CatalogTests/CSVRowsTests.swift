@@ -62,7 +62,7 @@ import TestSupport
     @Test func bytesThatAreNotUTF8ReadAsInAString() throws {
         let bytes: [UInt8] = Array("id,place\n".utf8) + [0x61, 0xE6, 0x97, 0x2C, 0x22, 0x62, 0xFF, 0x2C, 0x63, 0x22, 0x0A]
         var ours: [[String]] = []
-        CSVRows.forEach(in: bytes) { ours.append($0) }
+        CSVRows.forEach(in: bytes) { cells, _ in ours.append(cells) }
         #expect(ours == [["id", "place"], ["a\u{FFFD}", "b\u{FFFD},c"]])
         #expect(try Self.witnessRows(String(decoding: bytes, as: UTF8.self)) == ours)
     }
@@ -76,7 +76,7 @@ import TestSupport
                      "-", "+", ".", "1-2", "--1", "1..2", "e5", "1e", "1e+", "12.345.6"]
         for file in [TestData.usgs("query-m6-1973-2023.csv.gz"), TestData.usgs("feed-2.5_month-2019-07.csv.gz")] {
             let text = try Gzip.decompressIfNeeded(try Data(contentsOf: file))
-            CSVRows.forEach(in: text) { row in cells += row.filter { !$0.isEmpty && $0.utf8.allSatisfy { Self.decimalBytes.contains($0) } } }
+            CSVRows.forEach(in: text) { row, _ in cells += row.filter { !$0.isEmpty && $0.utf8.allSatisfy { Self.decimalBytes.contains($0) } } }
         }
         #expect(cells.count > 50_000)
         for cell in cells {
@@ -94,7 +94,7 @@ import TestSupport
 
     private static func rows(_ text: String) -> [[String]] {
         var rows: [[String]] = []
-        CSVRows.forEach(in: Array(text.utf8)) { rows.append($0) }
+        CSVRows.forEach(in: Array(text.utf8)) { cells, _ in rows.append(cells) }
         return rows
     }
 
@@ -104,5 +104,14 @@ import TestSupport
         while let row = reader.next() { rows.append(row) }
         if let error = reader.error { throw error }
         return rows
+    }
+
+    /// A row of commas is counted, not read: at most `maxCells` strings, whatever its length.
+    @Test func aRowOfAMillionCellsGivesAThousandAndItsCount() {
+        var rows: [(cells: [String], count: Int)] = []
+        CSVRows.forEach(in: Array(("a,b\n" + String(repeating: ",\"x\"\"y\"", count: 1_000_000) + "\nc,d\n").utf8)) { rows.append(($0, $1)) }
+        #expect(rows.map(\.count) == [2, 1_000_001, 2])
+        #expect(rows[1].cells.count == CSVRows.maxCells && rows[1].cells[1] == "x\"y")
+        #expect(rows[2].cells == ["c", "d"], "the row after is read as it is")
     }
 }

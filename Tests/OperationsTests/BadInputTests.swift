@@ -63,6 +63,7 @@ import TestSupport
         BadFile(file: "count-beyond-2p53.csv", exitStatus: .success, stored: 1,
                 reject: "nst 1e+30 is too large (whole numbers up to 9e15)", rejects: 1, message: nil),
         // The first 1,000 rejects kept whole, then one row that counts the rest (a flood costs bounded memory and store).
+        BadFile(file: "comma-flood.csv", exitStatus: .success, stored: 2, reject: "row has 200,001 cells, the header has 22", rejects: 1, message: nil),
         BadFile(file: "reject-flood.geojson", exitStatus: .dataError, stored: 1, reject: "1,500 more items refused, not recorded one by one",
                 rejects: 1_001, message: "2,500 items refused, more than --max-rejects 100"),
         BadFile(file: "feature-broken-json.geojson", exitStatus: .dataError, stored: 0, reject: "broken JSON: malformed number", rejects: 2,
