@@ -19,7 +19,8 @@ public struct IndexSource: Sendable, Hashable {
     public var maxBytes = InputFile.defaultMaxBytes
     /// From this size on (as stored), a file is read a piece at a time (`CatalogStream`) and
     /// known by the SHA-256 of its bytes as stored; a smaller one is read whole and known by
-    /// the SHA-256 of its body. Pipes are always read whole.
+    /// the SHA-256 of its body. A pipe longer than this is copied to a scratch file first (see
+    /// `InputFile.readPipe`), then read as a big file is.
     public var streamedFrom = 8 << 20
 
     /// A ComCat file given by the user, read within `maxBytes`.

@@ -129,9 +129,20 @@ final class SourceReader: @unchecked Sendable {
             }
             return stream(source, known: known, seen: &seen, chunkSize: chunkSize, lookahead: lookahead)
         }
-        let data: Data
+        var data = Data()
         do {
-            data = try InputFile.bytes(of: source.file, maxBytes: source.maxBytes)
+            if source.sha256 == nil, InputFile.isPipe(source.file) {
+                switch try InputFile.readPipe(source.file, wholeUpTo: source.streamedFrom, maxBytes: source.maxBytes) {
+                case .whole(let bytes): data = bytes
+                case .spooled(let scratch):
+                    defer { try? FileManager.default.removeItem(at: scratch) }
+                    var spooled = IndexSource(name: source.name, file: scratch, kind: source.kind, sha256: nil, expectedEvents: nil)
+                    spooled.maxBytes = source.maxBytes
+                    return stream(spooled, known: known, seen: &seen, chunkSize: chunkSize, lookahead: lookahead)
+                }
+            } else {
+                data = try InputFile.bytes(of: source.file, maxBytes: source.maxBytes)
+            }
         } catch {
             return put(.source(.unreadable(source, message: error.description)), lookahead: lookahead)
         }

@@ -117,6 +117,36 @@ import TestSupport
         #expect(try store.statistics().events == 456)
     }
 
+    /// A long pipe (`--from <(zcat …)`) is copied to a scratch file and read a piece at a time
+    /// as a big file is, never whole in memory (3 GB of zeros once took 4.25 GB); the scratch
+    /// file goes when it has been read.
+    @Test func aLongPipeIsReadAPieceAtATimeAndItsScratchFileRemoved() async throws {
+        let directory = TemporaryDirectory("bad-input")
+        let text = String(decoding: try Gzip.decompressIfNeeded(Data(contentsOf: Self.good)), as: UTF8.self)
+        // 9 MB of blanks before the first feature: longer than what is read whole (8 MB).
+        let cut = try #require(text.range(of: "\"features\":["))
+        let padded = Data((text[..<cut.upperBound] + String(repeating: " ", count: 9 << 20) + text[cut.upperBound...]).utf8)
+        let fifo = directory.path("catalog.pipe")
+        #expect(mkfifo(fifo.path, 0o600) == 0)
+        let writer = Thread {
+            guard let handle = FileHandle(forWritingAtPath: fifo.path) else { return }
+            handle.write(padded)
+            try? handle.close()
+        }
+        writer.start()
+        let scratchBefore = try Self.pipeScratchFiles()
+        let outcome = try await QuakeBakeCLI.run(["index", "--workspace", directory.path("ws").path, "--from", fifo.path])
+        #expect(outcome.status == 0, "\(outcome.standardError)")
+        let store = try EventStore(opening: Workspace(root: directory.path("ws")).storePath)
+        defer { try? store.close() }
+        #expect(try store.statistics().events == 456)
+        #expect(try Self.pipeScratchFiles() == scratchBefore, "the scratch file is removed")
+    }
+
+    static func pipeScratchFiles() throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: FileManager.default.temporaryDirectory.path).filter { $0.hasPrefix("quake-bake-pipe-") })
+    }
+
     /// Refusals are loud (issue 16): past --max-rejects the run exits 65 with the good rows
     /// stored, and a summary line gives the count and the most common reasons.
     @Test func refusalsPastMaxRejectsAreExit65WithASummary() async throws {
