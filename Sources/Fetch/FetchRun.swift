@@ -158,6 +158,7 @@ final class FetchRun: Sendable {
             expected = recount
         }
         reportOutside(answer!.page.events, window: window)
+        reportRepeatedIDs(answer!.page.events, window: window)
         try archive(answer!, window: window)
         return []
     }
@@ -169,6 +170,18 @@ final class FetchRun: Sendable {
         guard let first = outside.first else { return }
         logger.warning("window \(describe(window)): \(Format.count(outside.count)) of \(Format.count(events.count, "event")) not what was asked for (\(first.0): \(first.1)); kept and stored as the service sent them")
         tally.outside(outside.count)
+    }
+
+    /// Warns about features of one page that share an id: the service lists an event once,
+    /// so they are stored as versions of one event (the newest wins) and the others are gone.
+    private func reportRepeatedIDs(_ events: [QuakeEvent], window: WindowRecord) {
+        var seen = Set<String>(minimumCapacity: events.count)
+        let repeated = events.filter { !seen.insert($0.id).inserted }
+        guard let first = repeated.first else { return }
+        logger.warning("""
+            window \(describe(window)): \(Format.count(repeated.count, "feature")) \(repeated.count == 1 ? "repeats" : "repeat") an id of the same page (first: \(first.id)); \
+            the store keeps one event per id (the newest version)
+            """)
     }
 
     private func split(_ window: WindowRecord, count: Int, cap: Int) throws -> [WindowRecord] {

@@ -82,6 +82,17 @@ enum FaultInjection {
             let features = (try? JSONSerialization.jsonObject(with: full.body) as? [String: Any])?["features"] as? [Any]
             let first = (features?.first).flatMap { try? JSONSerialization.data(withJSONObject: $0) } ?? full.body
             return Delivery(answer: encoded(ServiceAnswer(status: 200, contentType: ServiceAnswer.json, body: first), gzip))
+        case .repeatedID?:
+            var repeated = await answer(0)
+            repeated.body = editFeatures(repeated.body) { features in
+                guard let id = (features.first as? [String: Any])?["id"] else { return features }
+                return features.map { feature in
+                    guard var object = feature as? [String: Any] else { return feature }
+                    object["id"] = id
+                    return object
+                }
+            }
+            return Delivery(answer: encoded(repeated, gzip))
         case .redirect(let base)?:
             let location = base.map { $0.hasSuffix("/") ? String($0.dropLast()) + context.target : $0 + context.target } ?? context.url
             return Delivery(answer: ServiceAnswer(status: 302, contentType: ServiceAnswer.plain, body: Data("Found\n".utf8),

@@ -20,7 +20,8 @@ import QuakeCommon
 /// count requests only). Lying and wandering ones: `short[=N]` (a query answer without its last
 /// N features, default half of them, nothing else changed: a service that cuts pages short
 /// without saying so); `feature` (a query answer that is its first feature alone, not a
-/// FeatureCollection); `redirect[=BASE]` (302 to BASE followed by the request's path and query;
+/// FeatureCollection); `sameid` (every feature of a query answer gets the first one's id);
+/// `redirect[=BASE]` (302 to BASE followed by the request's path and query;
 /// without BASE, to the request itself: followed forever, a loop).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
 /// (every Kth), `rate=P` with optional `seed=S` (default 1). `after=M` lets the first
@@ -81,6 +82,7 @@ struct FaultRule: Sendable {
         case "short":
             kind = .shortPage(dropping: argument == nil ? nil : try int(argument, default: 1, 1...1_000_000, "features to drop"))
         case "feature": kind = .featureOnly
+        case "sameid": kind = .repeatedID
         case "redirect":
             guard argument.map({ URL(string: $0)?.host != nil }) ?? true else { throw fail("redirect needs an absolute URL (http://host:port)") }
             kind = .redirect(base: argument)
@@ -90,7 +92,7 @@ struct FaultRule: Sendable {
             kind = .wrongCount(delta: delta)
         default:
             throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, outside, "
-                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, redirect")
+                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, sameid, redirect")
         }
         var trigger: Trigger?
         var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly ? ["query"] : Self.defaultEndpoints)
@@ -189,6 +191,8 @@ enum FaultKind: Sendable, Equatable {
     case shortPage(dropping: Int?)
     /// A query answer that is its first feature alone instead of a FeatureCollection.
     case featureOnly
+    /// A query answer whose features all carry the first one's id.
+    case repeatedID
     /// 302 to `base` + the request's path and query (nil: to the request itself).
     case redirect(base: String?)
 
@@ -201,7 +205,7 @@ enum FaultKind: Sendable, Equatable {
 
     var isQueryOnly: Bool {
         switch self {
-        case .damagedFeature, .outsideFeature, .hostileBody, .drip, .gzipBomb, .shortPage, .featureOnly: true
+        case .damagedFeature, .outsideFeature, .hostileBody, .drip, .gzipBomb, .shortPage, .featureOnly, .repeatedID: true
         default: false
         }
     }
@@ -227,6 +231,7 @@ enum FaultKind: Sendable, Equatable {
         case .badCap: "badcap"
         case .shortPage: "short"
         case .featureOnly: "feature"
+        case .repeatedID: "sameid"
         case .redirect: "redirect"
         }
     }

@@ -80,6 +80,17 @@ import TestSupport
         #expect(try Archive.pages(in: Workspace(root: always.url)).isEmpty)
     }
 
+    /// Different events under one id (the store can keep only one): archived as sent, and said.
+    @Test func featuresThatShareAnIDInOnePageAreSaid() async throws {
+        let directory = TemporaryDirectory()
+        let (_, result, said) = try await Self.fetch(["sameid,next=1"], directory)
+        _ = try result.get()
+        #expect(said.messages.contains { $0.contains("repeat an id of the same page") && $0.contains("the newest version") },
+                "\(said.messages)")
+        let pages = try FetchSupport.archivedPages(Workspace(root: directory.url))
+        #expect(pages.contains { page in Set(page.events.map(\.id)).count == 1 && page.events.count > 1 })
+    }
+
     @Test func aRedirectWithinTheServiceIsFollowedAndCounted() async throws {
         let directory = TemporaryDirectory()
         let (standIn, result, _) = try await Self.fetch(["redirect,next=2"], directory)
