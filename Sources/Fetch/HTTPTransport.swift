@@ -185,6 +185,10 @@ final class HTTPTransport: NSObject, URLSessionDataDelegate, @unchecked Sendable
                 transfer.continuation.resume(throwing: CancellationError())
             } else if nsError.domain == NSURLErrorDomain && Self.isTLSFailure(nsError) {
                 transfer.continuation.resume(throwing: TransferFailure.tls("\(nsError.localizedDescription), code \(nsError.code)"))
+            } else if transfer.response == nil && nsError.localizedDescription == "Out of memory" {
+                // libcurl (under URLSession on Linux) says so of a header line over its 100 KB limit.
+                transfer.continuation.resume(throwing: TransferFailure.broken(
+                    "the answer's headers are too long for libcurl, which says \"Out of memory\" (code \(nsError.code))"))
             } else {
                 let received = transfer.body.isEmpty ? "" : " after \(transfer.body.count) bytes"
                 transfer.continuation.resume(throwing: TransferFailure.broken("\(nsError.localizedDescription) (code \(nsError.code))\(received)"))

@@ -93,6 +93,10 @@ enum FaultInjection {
                 }
             }
             return Delivery(answer: encoded(repeated, gzip))
+        case .bigHeader(let kilobytes)?:
+            var padded = encoded(await answer(0), gzip)
+            padded.headers.append(("X-Padding", String(repeating: "a", count: kilobytes << 10)))
+            return Delivery(answer: padded)
         case .redirect(let base)?:
             let location = base.map { $0.hasSuffix("/") ? String($0.dropLast()) + context.target : $0 + context.target } ?? context.url
             return Delivery(answer: ServiceAnswer(status: 302, contentType: ServiceAnswer.plain, body: Data("Found\n".utf8),

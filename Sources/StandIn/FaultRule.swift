@@ -21,6 +21,7 @@ import QuakeCommon
 /// N features, default half of them, nothing else changed: a service that cuts pages short
 /// without saying so); `feature` (a query answer that is its first feature alone, not a
 /// FeatureCollection); `sameid` (every feature of a query answer gets the first one's id);
+/// `bigheader[=KB]` (the true answer with one header line of KB kilobytes, default 1024);
 /// `redirect[=BASE]` (302 to BASE followed by the request's path and query;
 /// without BASE, to the request itself: followed forever, a loop).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
@@ -83,6 +84,7 @@ struct FaultRule: Sendable {
             kind = .shortPage(dropping: argument == nil ? nil : try int(argument, default: 1, 1...1_000_000, "features to drop"))
         case "feature": kind = .featureOnly
         case "sameid": kind = .repeatedID
+        case "bigheader": kind = .bigHeader(kilobytes: try int(argument, default: 1024, 1...65_536, "header size in KB"))
         case "redirect":
             guard argument.map({ URL(string: $0)?.host != nil }) ?? true else { throw fail("redirect needs an absolute URL (http://host:port)") }
             kind = .redirect(base: argument)
@@ -92,7 +94,7 @@ struct FaultRule: Sendable {
             kind = .wrongCount(delta: delta)
         default:
             throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, outside, "
-                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, sameid, redirect")
+                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, sameid, bigheader, redirect")
         }
         var trigger: Trigger?
         var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly ? ["query"] : Self.defaultEndpoints)
@@ -193,6 +195,8 @@ enum FaultKind: Sendable, Equatable {
     case featureOnly
     /// A query answer whose features all carry the first one's id.
     case repeatedID
+    /// The true answer with one header line of this many kilobytes.
+    case bigHeader(kilobytes: Int)
     /// 302 to `base` + the request's path and query (nil: to the request itself).
     case redirect(base: String?)
 
@@ -232,6 +236,7 @@ enum FaultKind: Sendable, Equatable {
         case .shortPage: "short"
         case .featureOnly: "feature"
         case .repeatedID: "sameid"
+        case .bigHeader: "bigheader"
         case .redirect: "redirect"
         }
     }

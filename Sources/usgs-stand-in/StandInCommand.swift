@@ -23,7 +23,7 @@ struct StandInCommand: AsyncParsableCommand {
                  error200[=STATUS], proxy[=STATUS], wrongcount[=DELTA], damage, outside
           hostile (a client must cut them off by its own limits):
                  endless, big[=MB], drip[=BYTES_PER_S], gzipbomb[=MB], badcount=TEXT, badcap=TEXT
-          lying:  short[=N] (pages without their last N features, default half), feature, sameid,
+          lying:  short[=N] (pages without their last N features, default half), feature, sameid, bigheader[=KB],
                   redirect[=http://HOST:PORT] (without it: to itself, a loop)
           keys:  next=N (default next=1), every=K, rate=P, seed=S, after=M, on=query|count|any
           e.g.   --fault 503,next=2   --fault 429=5,every=3,on=query   --fault disconnect,rate=0.1,seed=7
