@@ -24,6 +24,8 @@ import TestSupport
         var rejects: Int
         /// Words the command's error output holds (nil: none expected).
         var message: String?
+        /// Ids of events the bad file gives that the store must hold (each as its own event).
+        var ids: [String] = []
         var description: String { file }
     }
 
@@ -64,6 +66,8 @@ import TestSupport
                 reject: "nst 1e+30 is too large (whole numbers up to 9e15)", rejects: 1, message: nil),
         BadFile(file: "feature-broken-json.geojson", exitStatus: .dataError, stored: 0, reject: "broken JSON: malformed number", rejects: 2,
                 message: "feature-broken-json.geojson: broken JSON: malformed number, found '1' at byte 30"),
+        BadFile(file: "comma-in-id.geojson", exitStatus: .success, stored: 2, reject: "id \"x,y\" holds a comma", rejects: 4, message: nil,
+                ids: ["us1000aaaa", "us1000eeee"]),
     ]
 
     @Test(arguments: cases)
@@ -205,6 +209,9 @@ import TestSupport
         defer { try? store.close() }
         let statistics = try store.statistics()
         #expect(statistics.events == 456 + c.stored, "\(c.file)")
+        for id in c.ids {
+            #expect(try store.event(id: id)?.id == id, "\(c.file): \(id)")
+        }
         let rejects = try store.rejects()
         #expect(rejects.count == c.rejects, "\(rejects)")
         #expect(rejects.allSatisfy { $0.source.contains(bad.lastPathComponent) }, "\(rejects)")
