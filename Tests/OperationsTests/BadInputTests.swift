@@ -68,6 +68,8 @@ import TestSupport
                 message: "feature-broken-json.geojson: broken JSON: malformed number, found '1' at byte 30"),
         BadFile(file: "comma-in-id.geojson", exitStatus: .success, stored: 2, reject: "id \"x,y\" holds a comma", rejects: 4, message: nil,
                 ids: ["us1000aaaa", "us1000eeee"]),
+        BadFile(file: "numeric-ids.geojson", exitStatus: .success, stored: 2, reject: "id 1.2 is not a whole number", rejects: 4, message: nil,
+                ids: ["7", "1000"]),
     ]
 
     @Test(arguments: cases)
