@@ -9,6 +9,8 @@ import QuakeCommon
 /// Each feature is validated on its own: one bad feature becomes a `Reject` and
 /// the rest of the page is still read. A syntax error inside a feature skips that
 /// feature by bracket matching; a page cut short keeps the features before the cut.
+/// Anything but blanks after a FeatureCollection (a second document, garbage) is the
+/// page's problem, the features before it kept.
 public enum GeoJSONReader {
     /// Reads `data` (gzip or plain). `source` names it in messages.
     public static func read(_ data: Data, source: String) -> CatalogPage {
@@ -110,7 +112,11 @@ public enum GeoJSONReader {
                     switch key {
                     case "features":
                         sawFeatures = true
-                        if try !readFeatures(&parser, into: &page, source: source, chunk: chunk) || chunk.partial { break memberLoop }
+                        guard try readFeatures(&parser, into: &page, source: source, chunk: chunk) else { break memberLoop }
+                        if chunk.partial {
+                            page.rest = parser.offset - 1
+                            break memberLoop
+                        }
                     case "metadata":
                         page.metadata = metadata(from: try parser.parseValue())
                     case "type":
@@ -139,11 +145,20 @@ public enum GeoJSONReader {
             readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
             page.problem = "\(source): not a GeoJSON FeatureCollection or Feature (no \"features\" member)"
+        } else if page.problem == nil && !chunk.partial && parser.peek() != nil {
+            page.problem = trailingContent(atByte: parser.reportedBase + parser.offset, source: source)
         }
         if let metadata = page.metadata, let status = metadata.status, status != 200 {
             page.problem = "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
         }
         return page
+    }
+
+    /// The problem of a document that something other than blanks follows, from byte `byte` of
+    /// the file on: another document, or garbage (read as nothing, what it holds would be lost
+    /// unsaid). The events of the document stand.
+    static func trailingContent(atByte byte: Int, source: String) -> String {
+        "\(source): unexpected content after the GeoJSON document at byte \(byte)"
     }
 
     /// Reads the features array. Returns false when the page ends inside it (truncated).

@@ -90,6 +90,34 @@ import TestSupport
         }
     }
 
+    /// What follows a FeatureCollection is read, whole and streamed alike: blanks are fine;
+    /// another document or garbage is the file's problem at its byte, the events before kept
+    /// (both were once dropped unsaid); so is a document cut after its features array.
+    @Test func contentAfterTheDocumentIsSaid() throws {
+        let directory = TemporaryDirectory("catalog-stream")
+        let sample = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz"))), as: UTF8.self)
+        let sound = CatalogFile.read(Data(sample.utf8), source: "sample")
+        let end = sample.utf8.count
+        let cases: [(String, String, String?)] = [
+            ("blanks-after.geojson", sample + "\n \t\r\n", nil),
+            ("two-documents.geojson", sample + "\n" + sample, "unexpected content after the GeoJSON document at byte \(end + 1)"),
+            ("garbage-after.geojson", sample + " GARBAGE{{{", "unexpected content after the GeoJSON document at byte \(end + 1)"),
+            ("cut-after-features.geojson", String(sample[..<sample.range(of: "]", options: .backwards)!.upperBound]), "broken JSON: unterminated object"),
+        ]
+        for (name, text, problem) in cases {
+            let url = directory.url.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            let whole = CatalogFile.read(url)
+            #expect(whole.events == sound.events, "\(name)")
+            if let problem {
+                #expect(whole.problem?.hasPrefix("\(url.path): \(problem)") == true, "\(name): \(whole.problem ?? "no problem")")
+            } else {
+                #expect(whole.problem == nil, "\(name): \(whole.problem ?? "")")
+            }
+            try Self.expectSameAsWhole(url, name)
+        }
+    }
+
     /// Damaged gzip (a download cut short, bytes after the last member) is read up to the damage,
     /// as `gzip -d` reads it, whole and streamed alike: the events before it are kept and the
     /// damage is the file's problem.

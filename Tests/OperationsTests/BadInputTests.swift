@@ -70,6 +70,10 @@ import TestSupport
                 ids: ["us1000aaaa", "us1000eeee"]),
         BadFile(file: "numeric-ids.geojson", exitStatus: .success, stored: 2, reject: "id 1.2 is not a whole number", rejects: 4, message: nil,
                 ids: ["7", "1000"]),
+        BadFile(file: "two-documents.geojson", exitStatus: .dataError, stored: 1, reject: "unexpected content after the GeoJSON document", rejects: 1,
+                message: "two-documents.geojson: unexpected content after the GeoJSON document at byte 218", ids: ["us1000aaaa"]),
+        BadFile(file: "garbage-after.geojson", exitStatus: .dataError, stored: 2, reject: "unexpected content after the GeoJSON document", rejects: 1,
+                message: "garbage-after.geojson: unexpected content after the GeoJSON document at byte 446", ids: ["us1000aaaa", "us1000bbbb"]),
     ]
 
     @Test(arguments: cases)
