@@ -30,7 +30,15 @@ struct ValueScan {
                     i += 1
                     continue
                 }
-                guard let quote = memchr(base + i, 0x22, count - i) else {
+                let quote = memchr(base + i, 0x22, count - i)
+                // A record separator in a sequence ends any record, even inside a string (no JSON text
+                // holds one raw): a record with an unclosed string or bracket ends there, as the reader ends it.
+                if !inArray, let separator = memchr(base + i, 0x1E, (quote.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count) - i) {
+                    i = base.distance(to: separator.assumingMemoryBound(to: UInt8.self))
+                    inString = false
+                    continue
+                }
+                guard let quote else {
                     // The string goes on past these bytes: an odd run of backslashes at their end escapes what follows.
                     escaped = Self.backslashes(before: count, from: i, in: base) % 2 == 1
                     i = count
@@ -53,9 +61,13 @@ struct ValueScan {
                 // A stray closer between a sequence's records is part of a broken record (the
                 // reader rejects it), not a fall below zero that would make the rest one record.
             case 0x2C where depth == 0 && inArray: last = i
-            // A sequence's records end with a line (or a record separator) outside any value: the
-            // reader goes on at the next line after a broken one, so pieces end where lines do.
-            case 0x0A where depth == 0 && !inArray, 0x1E where depth == 0 && !inArray: last = i + 1
+            // A sequence's records end with a line outside any value: the reader goes on at the next
+            // line after a broken one, so pieces end where lines do; and after a record separator, at
+            // any depth (the reader ends a broken record of a text sequence at the next one).
+            case 0x0A where depth == 0 && !inArray: last = i + 1
+            case 0x1E where !inArray:
+                depth = 0
+                last = i + 1
             default: break
             }
             i += 1

@@ -83,6 +83,16 @@ import TestSupport
         lines.insert("x\"type\": \"Feature\", \"properties\": {\"mag\": 2.2}}", at: 200)
         lines.insert("}}}", at: 10)
         cases.append(("stray-lines.geojsonl", lines.joined(separator: "\n") + "\n"))
+        // With records whose brackets or strings never close (once all later records were lost), one
+        // per line and as a text sequence (each record after a record separator).
+        var unbalanced = page.events.prefix(300).map(GeoJSONWriter.feature)
+        for (at, cut) in [(20, 40), (150, 90), (299, 60)] { unbalanced[at] = String(unbalanced[at].prefix(cut)) }
+        unbalanced[100] = unbalanced[100].replacingOccurrences(of: "\",\"time\":", with: ",\"time\":")
+        cases.append(("unbalanced-lines.geojsonl", unbalanced.joined(separator: "\n") + "\n"))
+        cases.append(("unbalanced-records.geojsons", unbalanced.map { "\u{1E}" + $0 + "\n" }.joined()))
+        for (name, text) in cases.suffix(2) {
+            #expect(CatalogFile.read(Data(text.utf8), source: name).events.count == 296, "\(name): only the 4 broken records lost")
+        }
         for (name, text) in cases {
             let url = directory.url.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)

@@ -74,6 +74,10 @@ import TestSupport
                 message: "two-documents.geojson: unexpected content after the GeoJSON document at byte 218", ids: ["us1000aaaa"]),
         BadFile(file: "garbage-after.geojson", exitStatus: .dataError, stored: 2, reject: "unexpected content after the GeoJSON document", rejects: 1,
                 message: "garbage-after.geojson: unexpected content after the GeoJSON document at byte 446", ids: ["us1000aaaa", "us1000bbbb"]),
+        BadFile(file: "sequence-unbalanced.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected ',' or ']', found '{' at byte 506",
+                rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
+        BadFile(file: "text-sequence-broken.geojsons", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x1E at byte 320",
+                rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
     ]
 
     @Test(arguments: cases)
