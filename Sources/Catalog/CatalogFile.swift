@@ -67,10 +67,13 @@ public enum CatalogFile {
     }
 
     /// The kind of a file whose first significant byte is `first` and whose first bytes are `start`.
+    /// Binary is a high share of control bytes (more than 1 in 32, blanks aside), not any: a stray
+    /// NUL in one row of a text file rejects that row (as it does past the start), not the file.
     static func kind(first: UInt8, start: some Collection<UInt8>) -> Kind {
         if first == 0x7B || first == 0x1E { return .geoJSON }
         if first == 0x5B { return .other("a JSON array, neither GeoJSON (a FeatureCollection, a Feature, one Feature per line, a text sequence) nor ComCat CSV") }
-        if start.contains(0) { return .other("a binary file, neither GeoJSON nor ComCat CSV") }
+        let controls = start.reduce(0) { $1 < 0x20 && $1 != 0x09 && $1 != 0x0A && $1 != 0x0D ? $0 + 1 : $0 }
+        if controls * 32 > start.count { return .other("a binary file, neither GeoJSON nor ComCat CSV") }
         return .csv
     }
 

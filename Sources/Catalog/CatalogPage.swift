@@ -13,6 +13,9 @@ public struct CatalogPage: Sendable {
     /// For a piece of a streamed FeatureCollection (`GeoJSONReader.read(body:…partial:)`): the
     /// offset where the feature left for the next piece starts; nil once the features array ended.
     var unread: Int?
+    /// For a piece of a streamed FeatureCollection whose features array ended in it: the offset
+    /// of the array's `]`, where the rest of the document starts.
+    var rest: Int?
 
     public init(events: [QuakeEvent] = [], rejects: RejectList = [], metadata: PageMetadata? = nil, problem: String? = nil) {
         self.events = events

@@ -182,6 +182,7 @@ private struct PieceReader {
         }
         var scan = ValueScan(inArray: layout.isCollection)
         var features = 0, scanned = 0, pieces = 0
+        var separated = false  // a record separator came: the rest is read as a text sequence
         var body: [UInt8] = []
         // A collection's pieces are cut where the reader stops: before the feature the text read so
         // far ends in, which the next piece reads whole. Scanning every byte for the features' ends
@@ -200,7 +201,11 @@ private struct PieceReader {
                 }
                 features += delivered + piece.events.count + piece.rejects.count
                 take(piece, deliver: deliver)
-                guard piece.problem == nil, let unread = piece.unread else { return }  // damage, or the end of the features
+                guard piece.problem == nil else { return }
+                guard let unread = piece.unread else {  // the end of the features
+                    if let rest = piece.rest { try readRest(stream, head: head, from: rest - head.count, source: source, body: &body) }
+                    return
+                }
                 if unread > head.count { drop(unread - head.count) } else { readerCuts = false }
                 continue
             }
@@ -223,13 +228,16 @@ private struct PieceReader {
             var delivered = 0
             // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
             let piece = read(piece: head, cut: cut, closed: layout.isCollection && (!final || scan.arrayEnd != nil),
-                             continuing: !layout.isCollection && pieces > 1, source: source, chunkSize: chunkSize, body: &body,
+                             continuing: !layout.isCollection && pieces > 1, goesOn: !layout.isCollection && !final,
+                             separated: separated, source: source, chunkSize: chunkSize, body: &body,
                              origin: GeoJSONReader.Origin(feature: features, byte: base - head.count)) { events in
                 delivered += events.count
                 deliver(events)
             }
             features += delivered + piece.events.count + piece.rejects.count
             take(piece, deliver: deliver)
+            separated = separated || (!layout.isCollection && buffer[..<cut].contains(0x1E))
+            if let end = scan.arrayEnd, piece.problem == nil { try readRest(stream, head: head, from: end, source: source, body: &body) }
             if final || piece.problem != nil { return }
             // The rest starts after the comma between two features (or the blank after a sequence's Feature): scanned again from there.
             drop(cut < buffer.count && buffer[cut] == 0x2C ? cut + 1 : cut)
@@ -240,11 +248,47 @@ private struct PieceReader {
 }
 
 extension PieceReader {
+    /// Reads what follows a FeatureCollection's features array, whose `]` is at `arrayEnd` of the
+    /// buffer, as `GeoJSONReader` reads it in a whole file: the members after `features` (with
+    /// `head`, the members before), to the document's `}`, then blanks only to the end of the file.
+    /// Anything else there (another document, garbage) is the page's problem.
+    fileprivate mutating func readRest(_ stream: DecompressedStream, head: [UInt8], from arrayEnd: Int, source: String,
+                                       body: inout [UInt8]) throws {
+        drop(arrayEnd)
+        // The `}` that closes the document is, to a scan from just after the `]`, the end of an array.
+        var scan = ValueScan(inArray: true)
+        var scanned = 1
+        while true {
+            _ = scan.lastEnd(in: buffer, from: scanned)
+            scanned = buffer.count
+            if scan.arrayEnd != nil { break }
+            try checkRecordLength()
+            if try !fill(stream) { break }
+        }
+        let end = scan.arrayEnd.map { $0 + 1 } ?? buffer.count
+        let piece = read(piece: head, cut: end, source: source, chunkSize: .max, body: &body,
+                         origin: GeoJSONReader.Origin(feature: 0, byte: base - head.count)) { _ in }
+        take(piece) { _ in }
+        guard piece.problem == nil else { return }
+        drop(end)
+        while true {
+            if let other = buffer.firstIndex(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) {
+                page.problem = GeoJSONReader.trailingContent(atByte: base + other, source: source)
+                return
+            }
+            drop(buffer.count)
+            if try !fill(stream) { return }
+        }
+    }
+
     /// Reads `head` and the buffer's first `cut` bytes (all of them when nil: a piece of a
-    /// collection the reader cuts, `GeoJSONReader.read(body:…partial:)`), and `]}` when `closed`.
+    /// collection the reader cuts, `GeoJSONReader.read(body:…partial:)`), and `]}` when `closed`;
+    /// a piece of a sequence the file `goesOn` after ends at a record's end, and one of a text
+    /// sequence is `separated`.
     /// The piece is put together in `body`, kept for the whole file (a new buffer each time cost
     /// a fresh mapping and its page faults), and read in place.
-    fileprivate func read(piece head: [UInt8], cut: Int? = nil, closed: Bool = false, continuing: Bool = false, source: String,
+    fileprivate func read(piece head: [UInt8], cut: Int? = nil, closed: Bool = false, continuing: Bool = false, goesOn: Bool = false,
+                          separated: Bool = false, source: String,
                           chunkSize: Int, body: inout [UInt8], origin: GeoJSONReader.Origin,
                           deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         body.removeAll(keepingCapacity: true)
@@ -254,7 +298,7 @@ extension PieceReader {
         return body.withUnsafeMutableBytes { bytes in
             let text = bytes.baseAddress.map { Data(bytesNoCopy: $0, count: bytes.count, deallocator: .none) } ?? Data()
             return GeoJSONReader.read(body: text, source: source, chunkSize: chunkSize, origin: origin, continuing: continuing,
-                                      partial: cut == nil, events: deliver)
+                                      partial: cut == nil, goesOn: goesOn, separated: separated, events: deliver)
         }
     }
 }
@@ -292,105 +336,5 @@ private enum CollectionLayout: Equatable {
                 return parser.peek() == nil ? .needMore : .sequence
             }
         }
-    }
-}
-
-/// Finds where whole top-level values end: the elements of an array (from just after its `[`)
-/// or values one after another, outside strings.
-private struct ValueScan {
-    let inArray: Bool
-    private var depth = 0, inString = false, escaped = false
-    /// The offset of the array's `]`, once seen.
-    private(set) var arrayEnd: Int?
-
-    init(inArray: Bool) { self.inArray = inArray }
-
-    /// The end of the last whole value in `bytes` scanned from `start` (state kept between
-    /// calls): for an array, the offset of the comma after it; else just after its last byte.
-    mutating func lastEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        bytes.withUnsafeBufferPointer { lastEnd(in: $0, from: start) }
-    }
-
-    /// Every byte of a file goes through here once: outside strings byte by byte, inside them
-    /// from quote to quote (`memchr`), a quote escaped when an odd run of backslashes precedes it.
-    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        guard let base = bytes.baseAddress else { return nil }
-        let count = bytes.count
-        var last: Int?
-        var i = start
-        while i < count && arrayEnd == nil {
-            if inString {
-                if escaped {
-                    escaped = false
-                    i += 1
-                    continue
-                }
-                guard let quote = memchr(base + i, 0x22, count - i) else {
-                    // The string goes on past these bytes: an odd run of backslashes at their end escapes what follows.
-                    escaped = Self.backslashes(before: count, from: i, in: base) % 2 == 1
-                    i = count
-                    break
-                }
-                let q = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
-                if Self.backslashes(before: q, from: i, in: base) % 2 == 0 { inString = false }
-                i = q + 1
-                continue
-            }
-            switch base[i] {
-            case 0x22: inString = true
-            case 0x7B, 0x5B: depth += 1
-            case 0x7D, 0x5D:
-                if depth == 0 && inArray {
-                    arrayEnd = i
-                } else if depth > 0 {
-                    depth -= 1
-                }
-                // A stray closer between a sequence's records is part of a broken record (the
-                // reader rejects it), not a fall below zero that would make the rest one record.
-            case 0x2C where depth == 0 && inArray: last = i
-            // A sequence's records end with a line (or a record separator) outside any value: the
-            // reader goes on at the next line after a broken one, so pieces end where lines do.
-            case 0x0A where depth == 0 && !inArray, 0x1E where depth == 0 && !inArray: last = i + 1
-            default: break
-            }
-            i += 1
-        }
-        return last
-    }
-
-    /// How many backslashes come right before offset `end`, counting no further back than `start`.
-    private static func backslashes(before end: Int, from start: Int, in base: UnsafePointer<UInt8>) -> Int {
-        var n = 0
-        while end - n - 1 >= start && base[end - n - 1] == 0x5C { n += 1 }
-        return n
-    }
-}
-
-/// Finds where CSV records end: line breaks outside double quotes.
-struct RecordScan {
-    private var inQuotes = false
-
-    /// The records of `bytes`, whole rows from a record's start: line breaks outside double
-    /// quotes, and a last line without one.
-    static func records(in bytes: ArraySlice<UInt8>) -> Int {
-        var quoted = false, count = 0
-        for b in bytes {
-            if b == 0x22 { quoted.toggle() } else if b == 0x0A && !quoted { count += 1 }
-        }
-        return count + (bytes.last.map { $0 != 0x0A } ?? false ? 1 : 0)
-    }
-
-    /// Just after the last (or, with `firstOnly`, the first) record end in `bytes` scanned from
-    /// `start` (the quote state is kept between calls).
-    mutating func lastEnd(in bytes: [UInt8], from start: Int, firstOnly: Bool) -> Int? {
-        var last: Int?
-        for i in start..<bytes.count {
-            let b = bytes[i]
-            if b == 0x22 { inQuotes.toggle() } else if b == 0x0A && !inQuotes {
-                last = i + 1
-                if firstOnly { return last }
-            }
-        }
-        return last
     }
 }

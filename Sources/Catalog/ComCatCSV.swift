@@ -128,6 +128,11 @@ public enum ComCatCSV {
             if cellCount != header.count {
                 throw Failure(description: "row has \(Format.count(cellCount)) cells, the header has \(header.count)")
             }
+            // A NUL is binary damage in a text file: the row holding it goes, not the file (see `CatalogFile.kind`).
+            if let column = cells.firstIndex(where: { $0.utf8.contains(0) }) {
+                let name = header.positions.first { $0.value == column }?.key ?? "cell \(column + 1)"
+                throw Failure(description: "\(name) holds a NUL byte (binary damage)")
+            }
             guard let id = self[.id] else { throw Failure(description: "missing id") }
             guard let updatedText = self[.updated] else { throw Failure(description: "missing updated time") }
             var event = QuakeEvent(id: id, updated: try time(updatedText, .updated))

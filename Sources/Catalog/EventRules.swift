@@ -15,6 +15,7 @@ enum EventRules {
     /// Returns the reason it cannot be stored, or `nil` when it is fine.
     static func check(_ event: inout QuakeEvent) -> String? {
         if event.id.isEmpty { return "missing id" }
+        if let problem = idProblem(event) { return problem }
         if !event.isDeleted {
             if event.time == nil { return "missing origin time" }
             if event.longitude == nil || event.latitude == nil { return "missing coordinates" }
@@ -30,6 +31,28 @@ enum EventRules {
         }
         if let problem = tooLong(event) { return problem }
         return nil
+    }
+
+    /// Why the event's ids cannot be USGS ids, in words, or `nil`. An id holding a comma (the
+    /// separator of `ids` lists: `"x,y"` would read as two ids of another event's `,x,y,`), or
+    /// blank once trimmed, names no event: the event is rejected, whether the id is its own (the
+    /// feature id, `properties.id`, `net` + `code`, the CSV `id`) or a member of its `ids` (a
+    /// member cannot hold a comma, having been split on them, but can be blank, as in `,us1, ,`;
+    /// a list with a blank member is damaged, and the event with it, rather than silently mended).
+    private static func idProblem(_ event: QuakeEvent) -> String? {
+        func problem(_ id: String) -> String? {
+            if id.utf8.contains(UInt8(ascii: ",")) { return "\(quoted(id)) holds a comma, the separator of ids lists: not an event id" }
+            if id.unicodeScalars.allSatisfy(\.properties.isWhitespace) { return "\(quoted(id)) is blank" }
+            return nil
+        }
+        if let problem = problem(event.id) { return "id " + problem }
+        for id in event.ids { if let problem = problem(id) { return "ids member " + problem } }
+        return nil
+    }
+
+    /// `id` in quotes, cut to 64 characters, for reasons.
+    private static func quoted(_ id: String) -> String {
+        "\"" + (id.count > 64 ? id.prefix(64) + "…" : id) + "\""
     }
 
     /// The first number field that is not finite, in words. (Field by field, without a list per

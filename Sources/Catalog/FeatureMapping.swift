@@ -58,11 +58,7 @@ enum FeatureMapping {
             }
             // The feature id is the preferred id (`properties.id` in files made for web maps);
             // `ids` lists every id (blank for some deleted events).
-            switch id ?? propertyID {
-            case .string(let id)?: event.id = id
-            case .number(let n)?: event.id = n.isFinite && abs(n) < 9e18 ? String(Int64(n)) : ""
-            default: break
-            }
+            event.id = try Self.text(of: id ?? propertyID, named: id != nil ? "id" : "properties.id")
             event.ids = CommaList.parse(ids)
             if event.id.isEmpty, let first = event.ids.first { event.id = first }
             if event.id.isEmpty, let net = event.net, let code = event.code { event.id = net + code }
@@ -74,6 +70,22 @@ enum FeatureMapping {
             try place(geometry)
             if let reason = EventRules.check(&event) { throw Failure(reason: reason) }
             return event
+        }
+
+        /// The text of an id member: a string as it is; a number (GeoJSON allows one) written as
+        /// the whole number it is (`1e3` is "1000"); `""` when absent or null (the id is then
+        /// found elsewhere). A fractional, non-finite or too large number would not name one event
+        /// (1.2 and 1.8 would both be "1"), and a boolean, array or object none: a `Failure`.
+        private static func text(of value: JSONScalar?, named name: String) throws(Failure) -> String {
+            switch value {
+            case .string(let id)?: return id
+            case .number(let n)?:
+                guard n.isFinite, n == n.rounded() else { throw Failure(reason: "\(name) \(n) is not a whole number (a numeric id must be one)") }
+                guard abs(n) < 9e15 else { throw Failure(reason: "\(name) \(n) is too large (whole numbers up to 9e15)") }
+                return String(Int64(n))
+            case .null?, nil: return ""
+            case let other?: throw Failure(reason: "\(name) should be a string or a whole number, not \(FeatureMapping.describe(other))")
+            }
         }
 
         private mutating func place(_ geometry: Geometry?) throws(Failure) {

@@ -9,6 +9,8 @@ import QuakeCommon
 /// Each feature is validated on its own: one bad feature becomes a `Reject` and
 /// the rest of the page is still read. A syntax error inside a feature skips that
 /// feature by bracket matching; a page cut short keeps the features before the cut.
+/// Anything but blanks after a FeatureCollection (a second document, garbage) is the
+/// page's problem, the features before it kept.
 public enum GeoJSONReader {
     /// Reads `data` (gzip or plain). `source` names it in messages.
     public static func read(_ data: Data, source: String) -> CatalogPage {
@@ -45,13 +47,17 @@ public enum GeoJSONReader {
     /// document that is not JSON. A piece of a FeatureCollection that the file goes on after
     /// (`partial`) is read up to the feature its text ends in or at: that feature is left for
     /// the next piece (`CatalogPage.unread` says where it starts), and once the features array
-    /// ends, the rest of the document is not read.
+    /// ends, the rest of the document is not read. A piece of a sequence cut at a record's end
+    /// that the file goes on after (`goesOn`) has no last record to be truncated: a broken record
+    /// reaching its end is rejected as broken, as the record before a separator is; one of a text
+    /// sequence (`separated`: a record separator came before it) is read as one.
     static func read(body: Data, source: String, chunkSize: Int, origin: Origin, continuing: Bool = false, partial: Bool = false,
-                     events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+                     goesOn: Bool = false, separated: Bool = false, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         withoutActuallyEscaping(deliver) { deliver in
             JSONParser.withParser(body) { parser in
                 parser.reportedBase = origin.byte
-                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin, partial: partial)
+                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin, partial: partial, goesOn: goesOn,
+                                     separated: separated)
                 guard continuing else { return readDocument(&parser, source: source, chunk: chunk) }
                 var page = CatalogPage()
                 readSequence(&parser, into: &page, source: source, chunk: chunk)
@@ -67,6 +73,10 @@ public enum GeoJSONReader {
         let origin: Origin
         /// The text is a piece of a FeatureCollection that goes on after it (see `read(body:…)`).
         let partial: Bool
+        /// The text is a piece of a sequence that the file goes on after (see `read(body:…)`).
+        let goesOn: Bool
+        /// The text is a piece of a text sequence (see `read(body:…)`).
+        let separated: Bool
 
         /// "feature N (byte B)" of the file.
         func position(_ index: Int, byte: Int) -> String { "feature \(origin.feature + index) (byte \(origin.byte + byte))" }
@@ -110,7 +120,11 @@ public enum GeoJSONReader {
                     switch key {
                     case "features":
                         sawFeatures = true
-                        if try !readFeatures(&parser, into: &page, source: source, chunk: chunk) || chunk.partial { break memberLoop }
+                        guard try readFeatures(&parser, into: &page, source: source, chunk: chunk) else { break memberLoop }
+                        if chunk.partial {
+                            page.rest = parser.offset - 1
+                            break memberLoop
+                        }
                     case "metadata":
                         page.metadata = metadata(from: try parser.parseValue())
                     case "type":
@@ -139,11 +153,20 @@ public enum GeoJSONReader {
             readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
             page.problem = "\(source): not a GeoJSON FeatureCollection or Feature (no \"features\" member)"
+        } else if page.problem == nil && !chunk.partial && parser.peek() != nil {
+            page.problem = trailingContent(atByte: parser.reportedBase + parser.offset, source: source)
         }
         if let metadata = page.metadata, let status = metadata.status, status != 200 {
             page.problem = "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
         }
         return page
+    }
+
+    /// The problem of a document that something other than blanks follows, from byte `byte` of
+    /// the file on: another document, or garbage (read as nothing, what it holds would be lost
+    /// unsaid). The events of the document stand.
+    static func trailingContent(atByte byte: Int, source: String) -> String {
+        "\(source): unexpected content after the GeoJSON document at byte \(byte)"
     }
 
     /// Reads the features array. Returns false when the page ends inside it (truncated).
@@ -195,12 +218,14 @@ public enum GeoJSONReader {
     private static let recordSeparator: UInt8 = 0x1E
 
     /// Reads Features one after another, separated by blanks, newlines or record separators,
-    /// to the end. A broken one is a reject, and reading goes on at the next record (after the
-    /// next record separator in a text sequence, the next line otherwise); one cut by the end
-    /// of the file makes it damaged.
+    /// to the end. A broken one is a reject, and reading goes on at the next record: in a text
+    /// sequence at the next record separator (no JSON text holds one); otherwise after the
+    /// broken Feature found by bracket matching, on the next line, or, when its brackets never
+    /// close (an unbalanced `{` or `"`), on the next line after its start. Only a broken last
+    /// record, whose brackets the end of the file cuts, makes the file damaged (truncated).
     private static func readSequence(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {
         var index = 0
-        var separated = false  // a text sequence: records begin with a record separator
+        var separated = chunk.separated  // a text sequence: records begin with a record separator
         while true {
             while parser.peek() == recordSeparator {
                 parser.offset += 1
@@ -214,15 +239,12 @@ public enum GeoJSONReader {
                 accept(result, position: position, raw: { parser.text(start..<parser.offset) }, into: &page)
                 chunk.flushIfFull(&page)
             } catch let error as JSONParser.SyntaxError {
-                guard parser.skipElement(from: start) else {
+                guard skipBroken(&parser, from: start, separated: separated, goesOn: chunk.goesOn) else {
                     page.rejects.append(Reject(position: position, reason: "the file ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))
                     page.problem = chunk.truncated(inside: index, at: parser.offset, source: source)
                     return
                 }
-                // On to the next record, always onwards: a stray `}` where a feature should start ends
-                // the skip where it began. The reject holds what was skipped.
-                parser.skip(toNext: separated ? recordSeparator : 0x0A, after: start)
                 page.rejects.append(Reject(position: position, reason: "broken JSON: \(error.message)", raw: parser.text(start..<parser.offset)))
             } catch {
                 page.problem = "\(source): \(error)"
@@ -230,6 +252,27 @@ public enum GeoJSONReader {
             }
             index += 1
         }
+    }
+
+    /// Moves past the broken record starting at `start` of a sequence (text sequence:
+    /// `separated`), to the separator where the next one starts (see `readSequence`), always
+    /// onwards: a stray `}` where a feature should start ends a bracket match where it began.
+    /// False when the record is the last and the end of the text cuts it (truncated), unless
+    /// the text is a piece the file `goesOn` after.
+    private static func skipBroken(_ parser: inout JSONParser, from start: Int, separated: Bool, goesOn: Bool) -> Bool {
+        let separator = separated ? recordSeparator : 0x0A
+        if !separated && parser.skipElement(from: start) {
+            parser.skip(toNext: separator, after: start)
+            return true
+        }
+        parser.offset = start
+        parser.skip(toNext: separator, after: start)
+        if !parser.atEnd || goesOn { return true }
+        // The last record: broken where its brackets close, else cut by the end of the text.
+        let end = parser.offset
+        let closes = separated && parser.skipElement(from: start)
+        parser.offset = end
+        return closes
     }
 
     private static func readSingleFeature(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {

@@ -42,9 +42,9 @@ final class EventReconciler {
         let ids: String
 
         /// Whether a version with preferred id `preferred` and ids `claimed` is the same quake:
-        /// one's preferred id is among the other's ids.
+        /// one's preferred id is among the other's ids, compared id by id (`CommaList.contains`).
         func isSameQuake(asPreferred preferred: String, claiming claimed: [String]) -> Bool {
-            claimed.contains(id) || ids.contains(",\(preferred),")
+            claimed.contains(id) || CommaList.contains(ids, preferred)
         }
     }
 

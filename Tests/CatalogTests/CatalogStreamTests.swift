@@ -83,9 +83,47 @@ import TestSupport
         lines.insert("x\"type\": \"Feature\", \"properties\": {\"mag\": 2.2}}", at: 200)
         lines.insert("}}}", at: 10)
         cases.append(("stray-lines.geojsonl", lines.joined(separator: "\n") + "\n"))
+        // With records whose brackets or strings never close (once all later records were lost), one
+        // per line and as a text sequence (each record after a record separator).
+        var unbalanced = page.events.prefix(300).map(GeoJSONWriter.feature)
+        for (at, cut) in [(20, 40), (150, 90), (299, 60)] { unbalanced[at] = String(unbalanced[at].prefix(cut)) }
+        unbalanced[100] = unbalanced[100].replacingOccurrences(of: "\",\"time\":", with: ",\"time\":")
+        cases.append(("unbalanced-lines.geojsonl", unbalanced.joined(separator: "\n") + "\n"))
+        cases.append(("unbalanced-records.geojsons", unbalanced.map { "\u{1E}" + $0 + "\n" }.joined()))
+        for (name, text) in cases.suffix(2) {
+            #expect(CatalogFile.read(Data(text.utf8), source: name).events.count == 296, "\(name): only the 4 broken records lost")
+        }
         for (name, text) in cases {
             let url = directory.url.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)
+            try Self.expectSameAsWhole(url, name)
+        }
+    }
+
+    /// What follows a FeatureCollection is read, whole and streamed alike: blanks are fine;
+    /// another document or garbage is the file's problem at its byte, the events before kept
+    /// (both were once dropped unsaid); so is a document cut after its features array.
+    @Test func contentAfterTheDocumentIsSaid() throws {
+        let directory = TemporaryDirectory("catalog-stream")
+        let sample = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz"))), as: UTF8.self)
+        let sound = CatalogFile.read(Data(sample.utf8), source: "sample")
+        let end = sample.utf8.count
+        let cases: [(String, String, String?)] = [
+            ("blanks-after.geojson", sample + "\n \t\r\n", nil),
+            ("two-documents.geojson", sample + "\n" + sample, "unexpected content after the GeoJSON document at byte \(end + 1)"),
+            ("garbage-after.geojson", sample + " GARBAGE{{{", "unexpected content after the GeoJSON document at byte \(end + 1)"),
+            ("cut-after-features.geojson", String(sample[..<sample.range(of: "]", options: .backwards)!.upperBound]), "broken JSON: unterminated object"),
+        ]
+        for (name, text, problem) in cases {
+            let url = directory.url.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            let whole = CatalogFile.read(url)
+            #expect(whole.events == sound.events, "\(name)")
+            if let problem {
+                #expect(whole.problem?.hasPrefix("\(url.path): \(problem)") == true, "\(name): \(whole.problem ?? "no problem")")
+            } else {
+                #expect(whole.problem == nil, "\(name): \(whole.problem ?? "")")
+            }
             try Self.expectSameAsWhole(url, name)
         }
     }

@@ -24,6 +24,8 @@ import TestSupport
         var rejects: Int
         /// Words the command's error output holds (nil: none expected).
         var message: String?
+        /// Ids of events the bad file gives that the store must hold (each as its own event).
+        var ids: [String] = []
         var description: String { file }
     }
 
@@ -68,6 +70,20 @@ import TestSupport
                 rejects: 1_001, message: "2,500 items refused, more than --max-rejects 100"),
         BadFile(file: "feature-broken-json.geojson", exitStatus: .dataError, stored: 0, reject: "broken JSON: malformed number", rejects: 2,
                 message: "feature-broken-json.geojson: broken JSON: malformed number, found '1' at byte 30"),
+        BadFile(file: "comma-in-id.geojson", exitStatus: .success, stored: 2, reject: "id \"x,y\" holds a comma", rejects: 4, message: nil,
+                ids: ["us1000aaaa", "us1000eeee"]),
+        BadFile(file: "numeric-ids.geojson", exitStatus: .success, stored: 2, reject: "id 1.2 is not a whole number", rejects: 4, message: nil,
+                ids: ["7", "1000"]),
+        BadFile(file: "two-documents.geojson", exitStatus: .dataError, stored: 1, reject: "unexpected content after the GeoJSON document", rejects: 1,
+                message: "two-documents.geojson: unexpected content after the GeoJSON document at byte 218", ids: ["us1000aaaa"]),
+        BadFile(file: "garbage-after.geojson", exitStatus: .dataError, stored: 2, reject: "unexpected content after the GeoJSON document", rejects: 1,
+                message: "garbage-after.geojson: unexpected content after the GeoJSON document at byte 446", ids: ["us1000aaaa", "us1000bbbb"]),
+        BadFile(file: "sequence-unbalanced.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected ',' or ']', found '{' at byte 506",
+                rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
+        BadFile(file: "text-sequence-broken.geojsons", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x1E at byte 320",
+                rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
+        BadFile(file: "nul-in-row.csv", exitStatus: .success, stored: 3, reject: "place holds a NUL byte (binary damage)", rejects: 1, message: nil,
+                ids: ["ci38600727", "ci38600703", "ci38600551"]),
     ]
 
     @Test(arguments: cases)
@@ -239,6 +255,9 @@ import TestSupport
         defer { try? store.close() }
         let statistics = try store.statistics()
         #expect(statistics.events == 456 + c.stored, "\(c.file)")
+        for id in c.ids {
+            #expect(try store.event(id: id)?.id == id, "\(c.file): \(id)")
+        }
         let rejects = try store.rejects()
         #expect(rejects.count == c.rejects, "\(rejects)")
         #expect(rejects.allSatisfy { $0.source.contains(bad.lastPathComponent) }, "\(rejects)")

@@ -10,4 +10,11 @@ import Testing
         }
         #expect(CommaList.parse(nil) == [])
     }
+
+    /// A list has an item when one of its items is it, not when the text holds it with commas
+    /// around (`"x,y"` in `",a,x,y,"`: the merge that once deleted a quake).
+    @Test func commaListsHoldItemsNotSubstrings() {
+        #expect(CommaList.contains(",a,x,y,", "x") && CommaList.contains(",a,x,y,", "y") && CommaList.contains(",é,x,", "é"))
+        #expect(!CommaList.contains(",a,x,y,", "x,y") && !CommaList.contains(",a,x,y,", "") && !CommaList.contains(",é,x,y,", "x,y"))
+    }
 }

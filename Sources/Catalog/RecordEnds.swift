@@ -1,0 +1,113 @@
+import Foundation
+
+/// Finds where whole top-level values end: the elements of an array (from just after its `[`)
+/// or values one after another, outside strings.
+struct ValueScan {
+    let inArray: Bool
+    private var depth = 0, inString = false, escaped = false
+    /// The offset of the array's `]`, once seen.
+    private(set) var arrayEnd: Int?
+
+    init(inArray: Bool) { self.inArray = inArray }
+
+    /// The end of the last whole value in `bytes` scanned from `start` (state kept between
+    /// calls): for an array, the offset of the comma after it; else just after its last byte.
+    mutating func lastEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        bytes.withUnsafeBufferPointer { lastEnd(in: $0, from: start) }
+    }
+
+    /// Every byte of a file goes through here once: outside strings byte by byte, inside them
+    /// from quote to quote (`memchr`), a quote escaped when an odd run of backslashes precedes it.
+    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let count = bytes.count
+        var last: Int?
+        var i = start
+        while i < count && arrayEnd == nil {
+            if inString {
+                if escaped {
+                    escaped = false
+                    i += 1
+                    continue
+                }
+                let quote = memchr(base + i, 0x22, count - i)
+                // A record separator in a sequence ends any record, even inside a string (no JSON text
+                // holds one raw): a record with an unclosed string or bracket ends there, as the reader ends it.
+                if !inArray, let separator = memchr(base + i, 0x1E, (quote.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count) - i) {
+                    i = base.distance(to: separator.assumingMemoryBound(to: UInt8.self))
+                    inString = false
+                    continue
+                }
+                guard let quote else {
+                    // The string goes on past these bytes: an odd run of backslashes at their end escapes what follows.
+                    escaped = Self.backslashes(before: count, from: i, in: base) % 2 == 1
+                    i = count
+                    break
+                }
+                let q = base.distance(to: quote.assumingMemoryBound(to: UInt8.self))
+                if Self.backslashes(before: q, from: i, in: base) % 2 == 0 { inString = false }
+                i = q + 1
+                continue
+            }
+            switch base[i] {
+            case 0x22: inString = true
+            case 0x7B, 0x5B: depth += 1
+            case 0x7D, 0x5D:
+                if depth == 0 && inArray {
+                    arrayEnd = i
+                } else if depth > 0 {
+                    depth -= 1
+                }
+                // A stray closer between a sequence's records is part of a broken record (the
+                // reader rejects it), not a fall below zero that would make the rest one record.
+            case 0x2C where depth == 0 && inArray: last = i
+            // A sequence's records end with a line outside any value: the reader goes on at the next
+            // line after a broken one, so pieces end where lines do; and after a record separator, at
+            // any depth (the reader ends a broken record of a text sequence at the next one).
+            case 0x0A where depth == 0 && !inArray: last = i + 1
+            case 0x1E where !inArray:
+                depth = 0
+                last = i + 1
+            default: break
+            }
+            i += 1
+        }
+        return last
+    }
+
+    /// How many backslashes come right before offset `end`, counting no further back than `start`.
+    private static func backslashes(before end: Int, from start: Int, in base: UnsafePointer<UInt8>) -> Int {
+        var n = 0
+        while end - n - 1 >= start && base[end - n - 1] == 0x5C { n += 1 }
+        return n
+    }
+}
+
+/// Finds where CSV records end: line breaks outside double quotes.
+struct RecordScan {
+    private var inQuotes = false
+
+    /// The records of `bytes`, whole rows from a record's start: line breaks outside double
+    /// quotes, and a last line without one.
+    static func records(in bytes: ArraySlice<UInt8>) -> Int {
+        var quoted = false, count = 0
+        for b in bytes {
+            if b == 0x22 { quoted.toggle() } else if b == 0x0A && !quoted { count += 1 }
+        }
+        return count + (bytes.last.map { $0 != 0x0A } ?? false ? 1 : 0)
+    }
+
+    /// Just after the last (or, with `firstOnly`, the first) record end in `bytes` scanned from
+    /// `start` (the quote state is kept between calls).
+    mutating func lastEnd(in bytes: [UInt8], from start: Int, firstOnly: Bool) -> Int? {
+        var last: Int?
+        for i in start..<bytes.count {
+            let b = bytes[i]
+            if b == 0x22 { inQuotes.toggle() } else if b == 0x0A && !inQuotes {
+                last = i + 1
+                if firstOnly { return last }
+            }
+        }
+        return last
+    }
+}
