@@ -25,16 +25,23 @@ import TestSupport
         }
     }
 
-    static func served(_ standIn: StandInProcess) async throws -> Set<String> {
-        try await FetchSupport.servedIDs(standIn, "starttime=\(range.0)&endtime=\(range.1)")
+    /// The error a failed run ended with, as the command would report it.
+    static func failure(of result: Result<FetchSummary, any Error>) -> (any ExitStatusProviding)? {
+        guard case .failure(let error) = result else { return nil }
+        return error as? any ExitStatusProviding
+    }
+
+    /// Every event the stand-in serves in the range is in the archive of `directory`.
+    static func expectEveryEventArchived(_ standIn: StandInProcess, _ directory: TemporaryDirectory) async throws {
+        let served = try await FetchSupport.servedIDs(standIn, "starttime=\(range.0)&endtime=\(range.1)")
+        #expect(try FetchSupport.archivedIDs(Workspace(root: directory.url)) == served)
     }
 
     @Test func pagesCutShortOnceAreFoundByTheCountAndFetchedAgain() async throws {
         let directory = TemporaryDirectory()
         let (standIn, result, said) = try await Self.fetch(["short=5,next=2"], directory)
         let summary = try result.get()
-        let served = try await Self.served(standIn)
-        #expect(try FetchSupport.archivedIDs(Workspace(root: directory.url)) == served)
+        try await Self.expectEveryEventArchived(standIn, directory)
         #expect(said.messages.contains { $0.contains("the plan counted 456: counting the") })
         #expect(said.messages.filter { $0.contains("count says") && $0.contains("fetching it again") }.count == 2)
         let log = try await standIn.requests()
@@ -46,10 +53,7 @@ import TestSupport
         let directory = TemporaryDirectory()
         let selection = FetchSupport.selection(Self.range.0, Self.range.1)
         let (standIn, result, _) = try await Self.fetch(["short,every=1,on=query"], directory)
-        guard case .failure(let failure) = result, let error = failure as? any ExitStatusProviding else {
-            Issue.record("the run should have failed")
-            return
-        }
+        let error = try #require(Self.failure(of: result), "the run should have failed")
         #expect(error.exitStatus == .temporaryFailure)
         #expect("\(error)".contains("the service leaves events out"), "\(error)")
         // Not done: the next run against an honest service resumes it and archives every event.
@@ -57,24 +61,19 @@ import TestSupport
         let summary = try await Fetcher.run(selection: selection, options: FetchSupport.options(standIn),
                                             workspace: Workspace(root: directory.url), logger: FetchSupport.logger)
         #expect(summary.resumed)
-        let served = try await Self.served(standIn)
-        #expect(try FetchSupport.archivedIDs(Workspace(root: directory.url)) == served)
+        try await Self.expectEveryEventArchived(standIn, directory)
     }
 
     @Test func aLoneFeatureForACollectionIsADamagedPage() async throws {
         let directory = TemporaryDirectory()
         let (standIn, result, said) = try await Self.fetch(["feature,next=1"], directory)
         _ = try result.get()
-        let served = try await Self.served(standIn)
-        #expect(try FetchSupport.archivedIDs(Workspace(root: directory.url)) == served)
+        try await Self.expectEveryEventArchived(standIn, directory)
         #expect(said.messages.contains { $0.contains("not an FDSN FeatureCollection") && $0.contains("retrying") })
 
         let always = TemporaryDirectory()
         let (_, failed, _) = try await Self.fetch(["feature,every=1"], always)
-        guard case .failure(let failure) = failed, let error = failure as? any ExitStatusProviding else {
-            Issue.record("the run should have failed")
-            return
-        }
+        let error = try #require(Self.failure(of: failed), "the run should have failed")
         #expect(error.exitStatus == .temporaryFailure)
         #expect("\(error)".contains("not an FDSN FeatureCollection"), "\(error)")
         #expect(try Archive.pages(in: Workspace(root: always.url)).isEmpty)
@@ -95,8 +94,7 @@ import TestSupport
         let directory = TemporaryDirectory()
         let (standIn, result, _) = try await Self.fetch(["redirect,next=2"], directory)
         let summary = try result.get()
-        let served = try await Self.served(standIn)
-        #expect(try FetchSupport.archivedIDs(Workspace(root: directory.url)) == served)
+        try await Self.expectEveryEventArchived(standIn, directory)
         let log = try await standIn.requests()
         #expect(log.filter { $0.fault == "redirect" }.count == 2)
         #expect(summary.countRequests + summary.queryRequests == log.count, "every hop is a request in the budget and the journal")
@@ -109,10 +107,7 @@ import TestSupport
     func aRedirectLoopOrElsewhereStopsTheRun(fault: String, message: String, requests: Int) async throws {
         let directory = TemporaryDirectory()
         let (standIn, result, _) = try await Self.fetch([fault], directory)
-        guard case .failure(let failure) = result, let error = failure as? any ExitStatusProviding else {
-            Issue.record("the run should have failed")
-            return
-        }
+        let error = try #require(Self.failure(of: result), "the run should have failed")
         #expect(error.exitStatus == .failure, "a person must look: retrying does not help")
         #expect("\(error)".contains(message), "\(error)")
         #expect(try await standIn.requests().count == requests)
