@@ -39,24 +39,19 @@ public struct RejectList: Sendable, Sequence, ExpressibleByArrayLiteral {
         if kept.count < Self.keptLimit { kept.append(reject) }
         let kind = lastKind.flatMap { $0.reason == reject.reason ? $0.kind : nil } ?? reject.kind
         lastKind = (reject.reason, kind)
-        if kinds[kind] != nil || kinds.count < Self.kindLimit {
-            kinds[kind, default: 0] += 1
-        } else {
-            kinds[Self.otherKinds, default: 0] += 1
-        }
+        add(count: 1, of: kind)
+    }
+
+    /// Counts `count` rejects of `kind`, under `otherKinds` once `kindLimit` kinds are counted.
+    private mutating func add(count: Int, of kind: String) {
+        kinds[kinds[kind] != nil || kinds.count < Self.kindLimit ? kind : Self.otherKinds, default: 0] += count
     }
 
     /// `rejects` after these: kept up to the limit, all counted.
     public static func += (list: inout RejectList, rejects: RejectList) {
         list.count += rejects.count
         list.kept += rejects.kept.prefix(Swift.max(0, keptLimit - list.kept.count))
-        for (kind, count) in rejects.kinds {
-            if list.kinds[kind] != nil || list.kinds.count < kindLimit {
-                list.kinds[kind, default: 0] += count
-            } else {
-                list.kinds[otherKinds, default: 0] += count
-            }
-        }
+        for (kind, count) in rejects.kinds { list.add(count: count, of: kind) }
     }
 
     public func makeIterator() -> IndexingIterator<[Reject]> { kept.makeIterator() }

@@ -169,9 +169,6 @@ struct ServiceClient: Sendable {
                 }
             case .failure(let error):
                 if error is CancellationError { throw error }
-                if case TransferFailure.tls(let message)? = error as? TransferFailure {
-                    throw ServiceError.misconfigured(message: "\(TransferFailure.tls(message))", url: url)
-                }
                 lastProblem = "\(error)"
             }
             guard attempt < retry.maxAttempts else { break }
@@ -196,7 +193,8 @@ struct ServiceClient: Sendable {
     /// GETs `url` through the gate, following redirects within the same service (the same host
     /// and port, or http becoming https on the same host) up to `maxRedirects`, each hop a
     /// request of its own in the budget and the journal. A redirect elsewhere is not followed:
-    /// the service is misconfigured, or is not the service, and a person must look.
+    /// the service is misconfigured, or is not the service, and a person must look; so is a
+    /// TLS certificate that does not verify.
     private func send(_ url: URL, endpoint: String) async throws -> HTTPAnswer {
         var target = url
         for hop in 0...Self.maxRedirects {
@@ -207,9 +205,11 @@ struct ServiceClient: Sendable {
                 answer = try await transport.get(target)
             } catch {
                 await gate.release()
-                if !(error is CancellationError), (error as? TransferFailure).map({ if case .tls = $0 { false } else { true } }) ?? true {
-                    record(RequestRecord(endpoint: endpoint, status: 0, bytes: 0, duration: Date().timeIntervalSince(started)))
+                if error is CancellationError { throw error }
+                if case TransferFailure.tls? = error as? TransferFailure {
+                    throw ServiceError.misconfigured(message: "\(error)", url: url)
                 }
+                record(RequestRecord(endpoint: endpoint, status: 0, bytes: 0, duration: Date().timeIntervalSince(started)))
                 throw error
             }
             await gate.release()

@@ -105,7 +105,7 @@ struct IndexRun {
         report.commonRejects = end.rejects.commonKinds(3).map { RejectKindCount(kind: $0.kind, count: $0.count) }
         var rows = end.rejects.kept
         if end.rejects.notKept > 0 {
-            let common = end.rejects.commonKinds(3).map { "\($0.kind) (\(Format.count($0.count)))" }.joined(separator: "; ")
+            let common = report.commonRejects.map { "\($0.kind) (\(Format.count($0.count)))" }.joined(separator: "; ")
             rows.append(Reject(position: "after item \(Format.count(end.rejects.kept.count))",
                                reason: "\(Format.count(end.rejects.notKept)) more items refused, not recorded one by one "
                                    + "(the first \(Format.count(RejectList.keptLimit)) are); most common: \(common)", raw: ""))
