@@ -10,6 +10,7 @@
 //   Tiles     — thinning per zoom and vector-tile (MVT) encoding
 //   Bundles   — MBTiles, PMTiles, GeoJSON, app database, manifest, atomic publishing
 //   Operations — bake (cron), status, locking, configuration
+//   BundleKit — for apps: a published bundle's pointer and the client that keeps a local copy current
 //   Serve     — `serve`: a bundle over HTTP for MapLibre GL JS in a browser
 //   quake-bake — the thin command-line front end
 //   StandIn / usgs-stand-in — a local emulator of the USGS service for tests and the demo
@@ -21,6 +22,8 @@ let package = Package(
     products: [
         .executable(name: "quake-bake", targets: ["quake-bake"]),
         .executable(name: "usgs-stand-in", targets: ["usgs-stand-in"]),
+        // For apps: keeps a local bundle current from a published one (Foundation and SQLite only).
+        .library(name: "QuakeBundleKit", targets: ["QuakeBundleKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,6 +53,10 @@ let package = Package(
         ], path: "Sources/SQLite"),
         // The event model and the ComCat GeoJSON / CSV formats.
         .target(name: "QuakeCatalog", dependencies: ["QuakeCommon"], path: "Sources/Catalog"),
+
+        // The app side: a published bundle's pointer, read by apps and written by `publish`.
+        // Foundation and SQLite only, so that an iOS or macOS app can add it.
+        .target(name: "QuakeBundleKit", path: "Sources/BundleKit"),
 
         // Pipeline stages.
         .target(name: "QuakeFetch", dependencies: [
