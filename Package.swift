@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
@@ -86,10 +87,12 @@ let package = Package(
         ], path: "Sources/Operations"),
 
         // `quake-bake serve`: a bundle over HTTP for MapLibre GL JS (vendored, see Sources/Serve/LICENSE-maplibre-gl.txt).
+        // SwiftNIO, not FlyingFox: see BundleServer for why.
         .target(name: "QuakeServe", dependencies: [
             "QuakeBundles", "QuakeSQLite", "QuakeCommon",
-            .product(name: "FlyingFox", package: "FlyingFox"),
-            .product(name: "FlyingSocks", package: "FlyingFox"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Serve", exclude: ["LICENSE-maplibre-gl.txt"]),

@@ -55,26 +55,32 @@ enum ServePage {
         });
         // The legend, as the style draws: a `step` of colours over the magnitude (thresholds at or
         // below -99 only set apart unknown magnitudes), the summaries' colour, the recent layer's ring.
+        // Built with DOM properties: a style's values are never parsed as HTML (a colour could be
+        // markup), and one that is not a colour leaves its swatch blank.
         map.once("styledata", async () => {
-          const swatch = (css, label) => `<span class="swatch" style="${css}"></span>${escape(label)}`;
+          const legend = document.getElementById("legend");
+          const swatch = (property, value, label) => {
+            const mark = document.createElement("span");
+            mark.className = "swatch";
+            if (typeof value === "string") mark.style.setProperty(property, value);
+            legend.append(mark, document.createTextNode(label));
+          };
           const paint = id => (map.getStyle().layers.find(l => l.id === id) || {}).paint || {};
           const colour = paint("quakes")["circle-color"];
-          let html = "";
           if (Array.isArray(colour) && colour[0] === "step") {
             const stops = [];
-            for (let i = 3; i + 1 < colour.length; i += 2) stops.push([colour[i], colour[i + 1]]);
+            for (let i = 3; i + 1 < colour.length; i += 2) stops.push([Number(colour[i]), colour[i + 1]]);
             const real = stops.filter(s => s[0] > -99), below = stops.filter(s => s[0] <= -99).pop();
-            if (real.length) html += swatch(`background:${below ? below[1] : colour[2]}`, `M <${real[0][0]}`);
-            real.forEach((s, i) => html += swatch(`background:${s[1]}`, i + 1 < real.length ? `M ${s[0]}–${real[i + 1][0]}` : `M ≥${s[0]}`));
+            if (real.length) swatch("background", below ? below[1] : colour[2], `M <${real[0][0]}`);
+            real.forEach((s, i) => swatch("background", s[1], i + 1 < real.length ? `M ${s[0]}–${real[i + 1][0]}` : `M ≥${s[0]}`));
           }
           const summaries = paint("clusters")["circle-color"];
-          if (typeof summaries === "string") html += swatch(`background:radial-gradient(${summaries}, transparent)`, "more, hidden at this zoom");
+          if (typeof summaries === "string") swatch("background", `radial-gradient(${summaries}, transparent)`, "more, hidden at this zoom");
           if (map.getLayer("recent")) {
             const manifest = await (await fetch("/manifest.json")).json();
-            if (manifest.recent) html += swatch("box-shadow:inset 0 0 0 1.5px #f8fafc", `since ${manifest.recent.since.slice(0, 10)}, all shown`);
+            if (manifest.recent) swatch("box-shadow", "inset 0 0 0 1.5px #f8fafc", `since ${String(manifest.recent.since).slice(0, 10)}, all shown`);
           }
-          document.getElementById("legend").innerHTML = html;
-          document.body.dataset.legend = document.getElementById("legend").textContent;
+          document.body.dataset.legend = legend.textContent;
         });
         const escape = s => String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
         // The tiles' quakes, and the recent layer's when the bundle has one (`--recent-days`).

@@ -16,6 +16,13 @@ struct ServeCommand: AsyncParsableCommand {
         timeline.json, preview.html and the archives. Anything else is 404. The bundle is \
         looked up for every request, so a cron export that switches `current` shows at the \
         next reload. preview.html needs no server; this is for the zooms it cannot carry.
+
+        Limits: a request line over 8 KB is 414, a header line over 8 KB, more than 100 \
+        headers or a head over 32 KB is 431; a request head must arrive within --timeout \
+        seconds (408), and an idle connection is closed then; at --max-connections, the \
+        connection idle longest is closed for a new one. Only the style, the tiles and \
+        recent.geojson carry CORS headers (Access-Control-Allow-Origin: *), and only for a \
+        request with an Origin header.
         """)
 
     @Option(help: ArgumentHelp("A bundle directory to serve (default: <workspace>/bundles/current).", valueName: "dir"))
@@ -24,8 +31,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "TCP port (0 takes a free one).")
     var port: UInt16 = 8080
 
-    @Option(help: "Address to listen on: loopback unless you mean to share the map.")
+    @Option(help: ArgumentHelp("Address or name to listen on: 127.0.0.1, ::1, localhost; 0.0.0.0 or :: for every interface (a warning: anyone who can reach this machine can open the map and download the bundle).",
+                               valueName: "address"))
     var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("Seconds a connection has to send a request once the server waits for one (default 10).", valueName: "s"))
+    var timeout = 10
+
+    @Option(help: ArgumentHelp("Connections held at once (default: what the open-file limit leaves room for, at most 1,024).", valueName: "n"))
+    var maxConnections: Int?
 
     @OptionGroup var common: CommonOptions
 
@@ -42,7 +56,10 @@ struct ServeCommand: AsyncParsableCommand {
                 return resolved
             }
             _ = try locate()
-            let server = try BundleServer(host: host, port: port, logger: logger, locate: locate)
+            var limits = ServeLimits()
+            limits.requestSeconds = timeout
+            limits.maxConnections = maxConnections
+            let server = try BundleServer(address: try ListenAddress(host: host), port: Int(port), limits: limits, logger: logger, locate: locate)
             Interruption.enter(stage: "serve", resumable: false)
             try await server.run { url in
                 FileHandle.standardOutput.write(Data("\(url.absoluteString)\n".utf8))

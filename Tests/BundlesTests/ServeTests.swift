@@ -16,8 +16,9 @@ import FoundationNetworking
         let directory = TemporaryDirectory("serve")
         let root = try await Self.exportedWorkspace(in: directory, [])
 
-        let (server, base) = try Self.serve(root)
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let server = try ServeProcess(["--workspace", root, "--port", "0", "--quiet"], log: directory.path("serve.log"))
+        defer { server.stop() }
+        let base = server.url
         #expect(base.host == "127.0.0.1", "loopback by default")
 
         let session = URLSession(configuration: .ephemeral)
@@ -74,8 +75,9 @@ import FoundationNetworking
     @Test func servesTheRecentLayer() async throws {
         let directory = TemporaryDirectory("serve-recent")
         let root = try await Self.exportedWorkspace(in: directory, ["--recent-days", "30"])
-        let (server, base) = try Self.serve(root)
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let server = try ServeProcess(["--workspace", root, "--port", "0", "--quiet"], log: directory.path("serve.log"))
+        defer { server.stop() }
+        let base = server.url
 
         let (styleData, _) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "style.json", relativeTo: base)!)
         let style = try #require(try JSONSerialization.jsonObject(with: styleData) as? [String: Any])
@@ -104,8 +106,9 @@ import FoundationNetworking
     @Test func followsNewVersionsAndLetsGoOfPrunedOnes() async throws {
         let directory = TemporaryDirectory("serve-prune")
         let root = try await Self.exportedWorkspace(in: directory, ["--keep", "1"])
-        let (server, base) = try Self.serve(root)
-        defer { kill(server.processIdentifier, SIGKILL); server.waitUntilExit() }
+        let server = try ServeProcess(["--workspace", root, "--port", "0", "--quiet"], log: directory.path("serve.log"))
+        defer { server.stop() }
+        let base = server.url
         func tileETag() async throws -> String {
             let (_, response) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "tiles/0/0/0.pbf", relativeTo: base)!)
             return try #require((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"))
@@ -123,7 +126,7 @@ import FoundationNetworking
         #expect(second != first && !FileManager.default.fileExists(atPath: bundles.appendingPathComponent(first).path), "the first version is pruned")
         #expect(try await tileETag().contains(second))
 
-        let descriptors = "/proc/\(server.processIdentifier)/fd"
+        let descriptors = "/proc/\(server.process.processIdentifier)/fd"
         let open = try FileManager.default.contentsOfDirectory(atPath: descriptors).compactMap {
             try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + $0)
         }
@@ -132,28 +135,10 @@ import FoundationNetworking
     }
 
     /// A workspace in `directory` holding the 2019 CONUS sample, exported with `flags`; its path.
-    private static func exportedWorkspace(in directory: TemporaryDirectory, _ flags: [String]) async throws -> String {
+    static func exportedWorkspace(in directory: TemporaryDirectory, _ flags: [String]) async throws -> String {
         let root = directory.path("ws").path
         _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-conus-m2.5-2019.geojson.gz").path]).checked()
         _ = try await QuakeBakeCLI.run(["export", "--workspace", root, "--quiet"] + flags).checked()
         return root
-    }
-
-    /// Starts `quake-bake serve` of workspace `root` on a free loopback port; returns it and its URL.
-    private static func serve(_ root: String) throws -> (Process, URL) {
-        struct NoURL: Error, CustomStringConvertible { let description = "quake-bake serve printed no URL" }
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: try QuakeBakeCLI.path())
-        server.arguments = ["serve", "--workspace", root, "--port", "0", "--quiet"]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        guard let line = StandInProcess.firstLine(of: output.fileHandleForReading, process: server, timeout: 60), let base = URL(string: line) else {
-            kill(server.processIdentifier, SIGKILL)
-            server.waitUntilExit()
-            throw NoURL()
-        }
-        return (server, base)
     }
 }

@@ -57,11 +57,19 @@ enum PreviewPage {
         const slider = document.getElementById("slider"), panel = document.getElementById("panel");
         const bands = data.legend.bands.slice().reverse().map((b, i, all) => [i == all.length - 1 ? -Infinity : b.from, b.colour]);
         const colour = m => m === null ? data.legend.unknown : bands.find(b => m >= b[0])[1];
-        document.getElementById("legend").innerHTML = data.legend.bands.map(b => `<span class="swatch" style="background:${b.colour}"></span>M ${b.label}`).join("")
-          + `<span class="swatch" style="background:radial-gradient(${data.legend.cluster}, transparent)"></span>more, hidden at this zoom`
-          // The recent layer, drawn whole at every zoom and ringed in white.
-          + (data.recentSince === null ? "" : `<span class="swatch" style="box-shadow:inset 0 0 0 1.5px #f8fafc"></span>`
-             + `since ${new Date(data.recentSince * 1000).toISOString().slice(0, 10)}, all shown`);
+        // The legend, built with DOM properties: no value is ever parsed as HTML.
+        const swatch = (property, value, label) => {
+          const mark = document.createElement("span");
+          mark.className = "swatch";
+          mark.style.setProperty(property, value);
+          document.getElementById("legend").append(mark, document.createTextNode(label));
+        };
+        data.legend.bands.forEach(b => swatch("background", b.colour, `M ${b.label}`));
+        swatch("background", `radial-gradient(${data.legend.cluster}, transparent)`, "more, hidden at this zoom");
+        // The recent layer, drawn whole at every zoom and ringed in white.
+        if (data.recentSince !== null) {
+          swatch("box-shadow", "inset 0 0 0 1.5px #f8fafc", `since ${new Date(data.recentSince * 1000).toISOString().slice(0, 10)}, all shown`);
+        }
         const maxZoom = 18, minZoom = 0;
         const view = { zoom: 1, lat: 20, lon: 150 };
         let drawn = [], drawnClusters = [];

@@ -9,27 +9,20 @@ import QuakeCommon
 /// the export begins, and its digest is part of the bundle's options: editing it makes a
 /// new bundle version.
 public struct StyleTemplate: Hashable, Sendable {
-    /// The largest template read: a style is a few kilobytes; a whole basemap style a few hundred.
-    public static let maxBytes = 4 << 20
-
     /// The style as `style.json` holds it (keys sorted, so the bytes are deterministic).
     public let text: String
     /// The sha256 of `text`.
     public let digest: String
 
-    /// Reads and checks the template at `url`: a JSON object with `"version": 8` and a
-    /// `sources.quakes` entry (the layers draw from it with `source-layer` `quakes` and `clusters`).
+    /// Reads and checks the template at `url` (`StyleValidator`: a MapLibre style, spec v8, with
+    /// a `sources.quakes` entry; its layers draw from it with `source-layer` `quakes` and `clusters`).
     public init(contentsOf url: URL) throws {
         func fail(_ why: String) -> QuakeBakeError { QuakeBakeError("--style \(url.path): \(why)", exitStatus: .usage) }
         let data: Data
-        do { data = try InputFile.bytes(of: url, maxBytes: Self.maxBytes, for: .style) } catch { throw fail("\(error)") }
-        guard var style = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw fail("not a JSON object (a MapLibre style, spec v8)")
-        }
-        guard (style["version"] as? NSNumber)?.intValue == 8 else { throw fail("not a MapLibre style: \"version\" must be 8") }
-        guard var sources = style["sources"] as? [String: Any], var quakes = sources["quakes"] as? [String: Any] else {
-            throw fail("has no \"sources\": { \"quakes\": … } for the bundle's tiles (layers use it with source-layer quakes and clusters)")
-        }
+        do { data = try InputFile.bytes(of: url, maxBytes: StyleValidator.maxBytes, for: .style) } catch { throw fail("\(error)") }
+        var style: [String: Any]
+        do { style = try StyleValidator.validate(data).root } catch { throw fail(error.description) }
+        var sources = style["sources"] as? [String: Any] ?? [:], quakes = sources["quakes"] as? [String: Any] ?? [:]
         quakes["type"] = "vector"
         quakes["url"] = "pmtiles://quakes.pmtiles"
         quakes.removeValue(forKey: "tiles")
