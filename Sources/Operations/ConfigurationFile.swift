@@ -4,7 +4,6 @@ import QuakeCatalog
 import QuakeCommon
 import QuakeFetch
 import QuakeTiles
-import Yams
 
 /// Reads a `bake` configuration file (YAML), so a crontab line stays short.
 ///
@@ -22,38 +21,26 @@ import Yams
 public enum ConfigurationFile {
     /// The largest configuration file read: a real one is a few hundred bytes.
     static let maximumBytes = 1 << 20
-    /// The most values (scalars, mappings, sequences) a configuration may hold once its YAML
-    /// aliases are expanded: a few lines of aliases can stand for billions ("billion laughs").
-    static let maximumValues = 10_000
-
     /// Reads the file at `url` on top of `base`.
     public static func read(_ url: URL, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
-        let text: String
+        let bytes: Data
         do {
-            text = String(decoding: try InputFile.bytes(of: url, maxBytes: maximumBytes, for: .configuration), as: UTF8.self)
+            bytes = try InputFile.bytes(of: url, maxBytes: maximumBytes, for: .configuration)
         } catch {
             throw QuakeBakeError("cannot read the configuration \(url.path): \(error.description)", exitStatus: .usage)
         }
-        return try parse(text, source: url.path, over: base)
+        return try parse(bytes, source: url.path, over: base)
+    }
+
+    /// Parses configuration bytes (UTF-8; invalid sequences read as U+FFFD); `source` names
+    /// them in messages. Every mistake is a `QuakeBakeError` with exit status 64 naming `source`.
+    public static func parse(_ bytes: Data, source: String, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
+        try parse(String(decoding: bytes, as: UTF8.self), source: source, over: base)
     }
 
     /// Parses configuration text; `source` names it in messages.
     public static func parse(_ text: String, source: String, over base: BakeConfiguration = BakeConfiguration()) throws -> BakeConfiguration {
-        let root: Node?
-        do {
-            root = try Yams.compose(yaml: text)
-        } catch {
-            // libyaml quotes the offending line, which may be a whole file long.
-            let words = "\(error)"
-            throw QuakeBakeError("\(source) is not valid YAML: \(words.count > 400 ? words.prefix(400) + "…" : words[...])", exitStatus: .usage)
-        }
-        // Composing keeps an alias as one shared node; building the values expands it: counted first.
-        var budget = maximumValues
-        if let root, !fits(root, within: &budget) {
-            throw QuakeBakeError("\(source) holds more than \(Format.count(maximumValues)) values once its YAML aliases are expanded; "
-                                 + "a configuration needs a few dozen", exitStatus: .usage)
-        }
-        let loaded = root?.any
+        let loaded = try ConfigurationYAML.values(of: text, source: source)
         var configuration = base
         guard let loaded else { return configuration }
         var top = try Section(loaded, path: source)
@@ -117,17 +104,6 @@ public enum ConfigurationFile {
         fetch.giveUpAfter = try s.duration("give_up_after", in: Limits.seconds) ?? fetch.giveUpAfter
         fetch.maxAttempts = try s.int("max_attempts", in: Limits.attempts) ?? fetch.maxAttempts
         fetch.retryBaseDelay = try s.duration("retry_delay", in: Limits.retryDelay) ?? fetch.retryBaseDelay
-    }
-
-    /// Whether `node` holds at most `budget` values, aliases expanded (the walk stops once over).
-    private static func fits(_ node: Node, within budget: inout Int) -> Bool {
-        budget -= 1
-        guard budget >= 0 else { return false }
-        switch node {
-        case .scalar, .alias: return true
-        case .mapping(let mapping): return mapping.allSatisfy { fits($0.key, within: &budget) && fits($0.value, within: &budget) }
-        case .sequence(let sequence): return sequence.allSatisfy { fits($0, within: &budget) }
-        }
     }
 
     /// `text`, a path in the file: `~/…` in the home directory, a relative one in `directory`.
@@ -217,25 +193,26 @@ private struct Section {
         return value
     }
 
+    /// A single value as text; a list or a mapping where one value belongs is a mistake.
     mutating func string(_ key: String) throws -> String? {
         guard let value = take(key) else { return nil }
-        if let date = value as? Date { return ISOTime.format(milliseconds: Int64(date.timeIntervalSince1970 * 1000)) }
+        if value is [Any] || value is [String: Any] {
+            throw Section.error(path, "\(key): should be a single value, not a \(value is [Any] ? "list" : "mapping")")
+        }
         return "\(value)"
     }
 
     mutating func int(_ key: String, atLeast minimum: Int = Int.min) throws -> Int? {
-        guard let value = take(key) else { return nil }
-        guard let number = value as? Int ?? Int("\(value)"), number >= minimum else {
-            throw Section.error(path, "\(key): \"\(value)\" is not a whole number\(minimum > Int.min ? " ≥ \(minimum)" : "")")
+        guard let text = try string(key) else { return nil }
+        guard let number = Int(text), number >= minimum else {
+            throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not a whole number\(minimum > Int.min ? " ≥ \(minimum)" : "")")
         }
         return number
     }
 
     mutating func double(_ key: String) throws -> Double? {
-        guard let value = take(key) else { return nil }
-        guard let number = value as? Double ?? (value as? Int).map(Double.init) ?? Double("\(value)"), number.isFinite else {
-            throw Section.error(path, "\(key): \"\(value)\" is not a number")
-        }
+        guard let text = try string(key) else { return nil }
+        guard let number = Double(text), number.isFinite else { throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not a number") }
         return number
     }
 
@@ -243,28 +220,27 @@ private struct Section {
     mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, of: T.Type) throws -> T? where T.RawValue == String {
         guard let value = try string(key) else { return nil }
         guard let choice = T(rawValue: value) else {
-            throw Section.error(path, "\(key): \"\(value)\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+            throw Section.error(path, "\(key): \"\(value.prefix(80))\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return choice
     }
 
     mutating func bool(_ key: String) throws -> Bool? {
         guard let value = take(key) else { return nil }
-        guard let flag = value as? Bool else { throw Section.error(path, "\(key): \"\(value)\" is not true or false") }
+        guard let flag = value as? Bool else { throw Section.error(path, "\(key): \"\("\(value)".prefix(80))\" is not true or false") }
         return flag
     }
 
     mutating func time(_ key: String) throws -> Int64? {
-        guard let value = take(key) else { return nil }
-        if let date = value as? Date { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-        guard let ms = ISOTime.parse("\(value)") else { throw Section.error(path, "\(key): \"\(value)\" is not an ISO-8601 time") }
+        guard let text = try string(key) else { return nil }
+        guard let ms = ISOTime.parse(text) else { throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not an ISO-8601 time") }
         return ms
     }
 
     mutating func duration(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let value = take(key) else { return nil }
-        guard let seconds = DurationText.seconds("\(value)") else {
-            throw Section.error(path, "\(key): \"\(value)\" is not a duration (90, 90s, 10m, 2h, 1d)")
+        guard let value = try string(key) else { return nil }
+        guard let seconds = DurationText.seconds(value) else {
+            throw Section.error(path, "\(key): \"\(value.prefix(80))\" is not a duration (90, 90s, 10m, 2h, 1d)")
         }
         guard range.contains(seconds) else {
             throw Section.error(path, "\(key): \"\(value)\" \(FetchOptions.Limits.describe(range)) seconds")
@@ -278,10 +254,13 @@ private struct Section {
         return number
     }
 
+    /// `"a, b"` or `[a, b]`: texts, none of them a list or a mapping.
     mutating func strings(_ key: String) throws -> [String]? {
-        guard let value = take(key) else { return nil }
-        if let list = value as? [Any] { return list.map { "\($0)" } }
-        return "\(value)".split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let value = values[key] else { return nil }
+        guard let list = value as? [Any] else { return try string(key)?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        _ = take(key)
+        if list.contains(where: { $0 is [Any] || $0 is [String: Any] }) { throw Section.error(path, "\(key): should list single values") }
+        return list.map { "\($0)" }
     }
 
     /// `"a,b,c"` or `[a, b, c]` with exactly `count` numbers.
@@ -290,7 +269,7 @@ private struct Section {
         let items = (value as? [Any])?.map { "\($0)" } ?? "\(value)".split(separator: ",").map(String.init)
         let numbers = items.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard numbers.count == count, items.count == count else {
-            throw Section.error(path, "\(key): \"\(value)\" should be \(count) numbers")
+            throw Section.error(path, "\(key): \"\("\(value)".prefix(80))\" should be \(count) numbers")
         }
         return numbers
     }

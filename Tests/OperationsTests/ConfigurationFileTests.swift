@@ -164,4 +164,78 @@ import TestSupport
             #expect(try ConfigurationFile.parse("export:\n  recent_days: \(text)", source: "bake.yaml").export.recentDays.description == days, "\(text)")
         }
     }
+
+    /// Odd YAML shapes (issue 46): every one is a usage error naming the file and the key or
+    /// line, never a crash. A key that is a list (`? [a, b]`) once ended `bake` with SIGILL
+    /// inside the YAML library, and a sexagesimal integer past 2^63 with SIGTRAP.
+    @Test(arguments: [
+        ("? [a, b]\n: c\n", "bake.yaml line 1: a key is a list, not a name"),
+        ("? {a: 1}\n: c\n", "bake.yaml line 1: a key is a mapping, not a name"),
+        ("export:\n  ? [min_zoom]\n  : 3\n", "bake.yaml line 2: a key is a list, not a name"),
+        ("max_rejects: 1:0:0:0:0:0:0:0:0:0:0:0:0\n", "max_rejects: \"1:0:0:0:0:0:0:0:0:0:0:0:0\" is not a whole number"),
+        ("max_rejects: 99999999999999999999999\n", "max_rejects: \"99999999999999999999999\" is not a whole number"),
+        ("max_rejects: !!binary aGVsbG8=\n", "max_rejects: \"aGVsbG8=\" is not a whole number"),
+        ("max_rejects: !custom 5x\n", "max_rejects: \"5x\" is not a whole number"),
+        ("max_rejects: !!set {a, b}\n", "max_rejects: should be a single value, not a mapping"),
+        ("workspace: [a, b]\n", "workspace: should be a single value, not a list"),
+        ("selection:\n  start: {year: 2024}\n", "start: should be a single value, not a mapping"),
+        ("selection:\n  event_types: [[earthquake]]\n", "event_types: should list single values"),
+        ("max_rejects: 1\nmax_rejects: 2\n", "duplicated key(s): 'max_rejects'"),
+        ("selection: &s\n  min_magnitude: 2\n  bogus: *s\n", "not valid YAML"),
+        ("fetch: { <<: 5 }\n", "bake.yaml line 1: << merges mappings only"),
+        ("~: 1\n", "has unknown key ~"),
+        ("--- \n...\n--- \nmax_rejects: 1\n", "not valid YAML"),
+        ("selection:\n  start: 2024-13-45\n", "start: \"2024-13-45\" is not an ISO-8601 time"),
+    ])
+    func oddYAMLShapesAreNamedMistakes(text: String, message: String) {
+        do {
+            _ = try ConfigurationFile.parse(Data(text.utf8), source: "bake.yaml")
+            Issue.record("accepted: \(text)")
+        } catch let error as QuakeBakeError {
+            #expect(error.exitStatus == .usage && error.description.contains(message) && error.description.contains("bake.yaml"), "\(error.description)")
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+    }
+
+    /// Shapes a person may use on purpose work: merge keys, anchors and aliases, tags that say
+    /// what the value is, a timestamp with a time, deep but bounded nesting under a known key.
+    @Test func yamlThatMeansWhatItSaysIsRead() throws {
+        let text = """
+            defaults: &defaults { concurrency: 2, budget: 50 }
+            fetch:
+              <<: *defaults
+              budget: 70
+            selection:
+              start: 2024-01-01 06:30:00
+              min_magnitude: !!float 2.5
+              catalog: !!str 123
+            """
+        do {
+            _ = try ConfigurationFile.parse(text, source: "bake.yaml")
+            Issue.record("an unknown top-level key was accepted")
+        } catch let error as QuakeBakeError {
+            #expect(error.description.contains("has unknown key defaults"), "\(error.description)")
+        }
+        let c = try ConfigurationFile.parse(text.replacingOccurrences(of: "defaults: &defaults", with: "export: &defaults")
+            .replacingOccurrences(of: "{ concurrency: 2, budget: 50 }", with: "{ keep: 4 }").replacingOccurrences(of: "  <<: *defaults\n", with: ""),
+            source: "bake.yaml")
+        #expect(c.export.keep == 4 && c.fetch.requestBudget == 70)
+        #expect(c.selection.start == ISOTime.parse("2024-01-01T06:30:00Z") && c.selection.minMagnitude == 2.5 && c.selection.catalog == "123")
+        let merged = try ConfigurationFile.parse("fetch:\n  <<: [{ concurrency: 2, budget: 50 }, { budget: 9 }]\n  max_attempts: 3\n", source: "bake.yaml")
+        #expect(merged.fetch.concurrency == 2 && merged.fetch.requestBudget == 50 && merged.fetch.maxAttempts == 3)
+        // 500 levels of nesting under an unknown key: refused by name, not by the stack.
+        let deep = "export:\n  deep: " + String(repeating: "[", count: 500) + String(repeating: "]", count: 500) + "\n"
+        #expect(throws: QuakeBakeError.self) { try ConfigurationFile.parse(deep, source: "bake.yaml") }
+    }
+
+    /// The crash of issue 46 through the command line: `bake --config` with a key that is a list
+    /// exits 64 with a message naming the file, not 132 (SIGILL).
+    @Test func bakeWithAListAsAKeyExits64() async throws {
+        let directory = TemporaryDirectory("config-key")
+        let file = directory.path("bake.yaml")
+        try "workspace: \(directory.path("ws").path)\n? [a, b]\n: c\n".write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try await QuakeBakeCLI.run(["bake", "--config", file.path])
+        #expect(outcome.status == 64 && outcome.standardError.contains("\(file.path) line 2: a key is a list, not a name"), "\(outcome.status) \(outcome.standardError)")
+    }
 }
