@@ -76,15 +76,51 @@ struct BundlePublisher {
         }
     }
 
-    /// Removes what killed runs left: temporary versions, links and files in the output
-    /// directory and in its event cache directory. (The caller holds the workspace lock.)
+    /// Removes what killed runs left, and only that: in the output directory, version
+    /// directories being written (`.v000009-<16 hex digits>.qbtmp`, real directories), the link
+    /// made to switch `current` (`current.qbtmp`, a symlink) and spill files (`.spill-XXXXXX`);
+    /// in its cache directory, the temporary names of the files kept there. A name an export
+    /// did not make is the user's, whatever its suffix (`notes.qbtmp`, `mydata.qbtmp/`), and is
+    /// never touched. (The caller holds the workspace lock.)
     func removeDebris() {
-        for directory in [out, out.appendingPathComponent(EventCache.directoryName)] where Self.isRealDirectory(directory) {
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            where name.hasSuffix(AtomicFile.temporarySuffix) || name.hasPrefix(SpillFile.namePrefix) {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent(name))
+        let cache = out.appendingPathComponent(EventCache.directoryName)
+        for (directory, isOurs) in [(out, Self.isOutputScratch), (cache, Self.isCacheScratch)] where Self.isRealDirectory(directory) {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [] {
+                let url = directory.appendingPathComponent(name)
+                var info = stat()
+                guard lstat(url.path, &info) == 0, isOurs(name, info.st_mode & S_IFMT) else { continue }
+                try? FileManager.default.removeItem(at: url)
             }
         }
+    }
+
+    /// Whether `name`, of file type `type`, in the output directory is scratch an export made.
+    static func isOutputScratch(_ name: String, type: mode_t) -> Bool {
+        let suffix = AtomicFile.temporarySuffix
+        if name == currentName + suffix { return type == S_IFLNK }
+        if name.hasPrefix(SpillFile.namePrefix) {
+            let rest = name.dropFirst(SpillFile.namePrefix.count)
+            return type == S_IFREG && rest.count == 6 && rest.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
+        }
+        // `.v` + 6 digits + `-` + the 16 hex digits of a bundle version + the suffix.
+        guard type == S_IFDIR, name.hasPrefix(".v"), name.hasSuffix(suffix) else { return false }
+        let middle = Array(name.dropFirst(2).dropLast(suffix.count).utf8)
+        return middle.count == 23 && middle[6] == UInt8(ascii: "-") && middle[..<6].allSatisfy { (0x30...0x39).contains($0) }
+            && middle[7...].allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
+    /// Whether `name`, of file type `type`, in the cache directory is scratch an export made:
+    /// the temporary names of the cache, the export state and the copies of the previous version's
+    /// files, and `AtomicFile`'s of the published stamps (`.published-files.txt.<pid>-<n>.qbtmp`).
+    static func isCacheScratch(_ name: String, type: mode_t) -> Bool {
+        guard type == S_IFREG else { return false }
+        let suffix = AtomicFile.temporarySuffix
+        let fixed = [EventCache.fileName, ExportState.fileName, "quakes.sqlite.previous", "quakes.mbtiles.previous"].map { $0 + suffix }
+        if fixed.contains(name) { return true }
+        let prefix = ".\(PublishedStamps.fileName)."
+        guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return false }
+        let numbers = name.dropFirst(prefix.count).dropLast(suffix.count).split(separator: "-", omittingEmptySubsequences: false)
+        return numbers.count == 2 && numbers.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
     }
 
     /// Creates the output directory and the temporary directory of the next version.

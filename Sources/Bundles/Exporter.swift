@@ -22,6 +22,7 @@ public enum Exporter {
         let started = Date()
         var stopwatch = Stopwatch(logger: logger)
         try options.validate()
+        try OutputDirectory.check(out)
         // The memory budget (300 MB at three million events) makes glibc hand freed memory back;
         // a small store's export can afford glibc's reuse instead: fewer page faults, 0.2 s less
         // in the cron case at 440,000 events (a store of 209 MB), for 30 MB more at its peak.

@@ -15,6 +15,7 @@ public enum Baker {
     /// Runs one bake.
     public static func bake(_ configuration: BakeConfiguration, workspace: Workspace,
                             progress: any ProgressSink = Progress.silent, logger: Logger) async throws -> BakeReport {
+        try OutputDirectory.check(configuration.out ?? workspace.bundlesDirectory)  // before a fetch, not after
         let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake bake")
         defer { lock.release() }
         let history = try RunHistory(workspace: workspace)

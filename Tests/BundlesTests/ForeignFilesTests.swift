@@ -58,4 +58,67 @@ import TestSupport
         #expect(outcome.standardError.contains("symlink"), "\(outcome.standardError)")
         #expect(try String(contentsOf: victim, encoding: .utf8) == "do not truncate me")
     }
+
+    /// Issue 46: an export removed `notes.qbtmp` and `mydata.qbtmp/thesis.txt` of the user as
+    /// debris. Only the scratch an export makes, by the names it makes, goes: a version directory
+    /// being written, the link that switches `current`, a spill file, and the temporary names of
+    /// the cache directory's files.
+    @Test func onlyTheScratchAnExportMakesIsRemoved() throws {
+        let dir = TemporaryDirectory("foreign-scratch")
+        let out = dir.path("outA")
+        let store = try TestStore(workspace: dir.url, samples: [PublishTests.sample])
+        let first = try ExportHelpers.export(store, to: out) { $0.thinning.maxZoom = 3 }
+        let manager = FileManager.default
+        let mine = ["notes.qbtmp", "mydata.qbtmp/thesis.txt", ".v1-draft.qbtmp/a.txt", ".v000009-0123456789ABCDEF.qbtmp/b.txt", ".spill-toolong1",
+                    "current.qbtmp.txt", ".export-cache/mine.qbtmp", ".export-cache/.published-files.txt.12-x.qbtmp"]
+        for path in mine {
+            try manager.createDirectory(at: out.appendingPathComponent(path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("the user's".utf8).write(to: out.appendingPathComponent(path))
+        }
+        // What a killed export leaves.
+        try manager.createDirectory(at: out.appendingPathComponent(".v000009-0123456789abcdef.qbtmp/tiles.qbtmp"), withIntermediateDirectories: true)
+        try manager.createSymbolicLink(atPath: out.appendingPathComponent("current.qbtmp").path, withDestinationPath: first.directory.lastPathComponent)
+        let ours = [".spill-Ab12Cd", ".export-cache/events.bin.qbtmp", ".export-cache/export-state.bin.qbtmp",
+                    ".export-cache/quakes.sqlite.previous.qbtmp", ".export-cache/.published-files.txt.4242-123456.qbtmp"]
+        for path in ours { try Data("debris".utf8).write(to: out.appendingPathComponent(path)) }
+
+        _ = try ExportHelpers.export(store, to: out) { $0.thinning.maxZoom = 4 }
+        for path in mine {
+            #expect((try? String(contentsOf: out.appendingPathComponent(path), encoding: .utf8)) == "the user's", "\(path) kept")
+        }
+        for path in ours + [".v000009-0123456789abcdef.qbtmp", "current.qbtmp"] {
+            var info = stat()
+            #expect(lstat(out.appendingPathComponent(path).path, &info) != 0, "\(path) removed")
+        }
+    }
+
+    /// Export refuses to publish into the root, a system directory or a home directory (a
+    /// symlink to one included), before it writes anything; so does `bake`, before it fetches.
+    @Test func systemAndHomeDirectoriesAreRefusedAsOutput() async throws {
+        let dir = TemporaryDirectory("foreign-out")
+        _ = try TestStore(workspace: dir.url, samples: [PublishTests.sample])
+        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let link = dir.path("looks-harmless")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/etc")
+        let cases: [(String, String)] = [
+            ("/", "the output directory / is the root of the file system"), ("/etc", "the output directory /etc is a system directory"),
+            ("/usr/", "the output directory /usr is a system directory"), ("/usr/local", "/usr/local is a system directory"),
+            ("/var/lib", "/var/lib is a system directory"), ("/tmp/../etc", "the output directory /etc is a system directory"),
+            (home, "is a home directory"), ("/home/someone", "/home/someone is a home directory"),
+            (link.path, "\(link.path) (/etc) is a system directory"),
+        ]
+        for (out, message) in cases {
+            let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--out", out])
+            #expect(outcome.status == 64 && outcome.standardError.contains(message), "\(out): \(outcome.status) \(outcome.standardError)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/home/someone"))
+        // A directory of its own below them is fine.
+        let fine = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--quiet", "--max-zoom", "2", "--out", dir.path("home/quakes").path])
+        #expect(fine.status == 0, "\(fine.standardError)")
+
+        let config = dir.path("bake.yaml")  // `out: ~` would be YAML's null: the home directory is "~"
+        try "workspace: \(dir.url.path)\nservice: http://127.0.0.1:9/fdsnws/event/1/\nexport:\n  out: \"~\"\n".write(to: config, atomically: true, encoding: .utf8)
+        let bake = try await QuakeBakeCLI.run(["bake", "--config", config.path])
+        #expect(bake.status == 64 && bake.standardError.contains("is a home directory"), "\(bake.status) \(bake.standardError)")
+    }
 }

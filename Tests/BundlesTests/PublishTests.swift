@@ -39,7 +39,8 @@ import TestSupport
         let store = try TestStore(workspace: dir.url, samples: [Self.sample])
         let first = try ExportHelpers.export(store, to: out)
         let debris = [out.appendingPathComponent(".export-cache/events.bin.qbtmp"), out.appendingPathComponent("current.qbtmp")]
-        for file in debris { try Data("half-written".utf8).write(to: file) }
+        try Data("half-written".utf8).write(to: debris[0])
+        try FileManager.default.createSymbolicLink(atPath: debris[1].path, withDestinationPath: first.directory.lastPathComponent)
         let second = try ExportHelpers.export(store, to: out)
         #expect(first.changed && !second.changed)
         for file in debris { #expect(!FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) removed") }
