@@ -85,7 +85,12 @@ struct IndexRun {
             switch reader.nextPart() {
             case .events(let chunk):
                 defer { reader.recycle(chunk) }
-                for event in chunk.events {
+                for var event in chunk.events {
+                    // A link that is not http(s) is dropped; the event is good without it.
+                    for (field, value) in event.dropLinksThatAreNotWeb() {
+                        if report.droppedLinks == 0 { report.firstDroppedLink = "event \(event.id)'s \(field) \"\(value.prefix(80))\"" }
+                        report.droppedLinks += 1
+                    }
                     switch try reconciler.apply(event, source: source.name) {
                     case .inserted: report.counts.inserted += 1
                     case .updated: report.counts.updated += 1
@@ -138,6 +143,9 @@ struct IndexRun {
     private func warnAbout(_ report: SourceReport, rejects: RejectList) {
         if let problem = report.problem {
             logger.warning("\(problem)")
+        }
+        if let first = report.firstDroppedLink {
+            logger.warning("\(report.name): \(Format.count(report.droppedLinks, "link")) (url, detail) not http or https dropped, the events stored without them; the first: \(first)")
         }
         if let first = rejects.first {
             logger.warning("\(report.name): rejected \(first.position): \(first.reason)")

@@ -54,6 +54,10 @@ public struct SourceReport: Sendable, Hashable {
     /// The most common kinds of reject (`Reject.kind`) with their counts, most common first
     /// (ties by kind), at most three.
     public var commonRejects: [RejectKindCount] = []
+    /// Links (`url`, `detail`) that were not http or https, dropped from events stored without them (`WebLink`).
+    public var droppedLinks = 0
+    /// The first of them, in words (which event, which field, what it held).
+    public var firstDroppedLink: String?
 
     public init(name: String, outcome: Outcome) {
         self.name = name

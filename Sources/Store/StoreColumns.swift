@@ -55,6 +55,18 @@ public enum StoreColumns {
     /// The names of the contract columns, in table order.
     public static let contractNames = contract.map(\.name)
 
+    /// The columns holding a link an app may open: an export reads them through `read(_:table:)`.
+    static let links: Set<String> = ["url", "detail"]
+
+    /// Column `name` (of `table`, when given) as an export reads it: a link that is not http(s)
+    /// (`WebLink`) reads as NULL, whatever a quake-bake before issue 46, or another tool, stored.
+    /// (`LIKE` folds ASCII case, as `WebLink.isWeb` does.)
+    public static func read(_ name: String, table: String? = nil) -> String {
+        let column = table.map { "\($0).\(name)" } ?? name
+        guard links.contains(name) else { return column }
+        return "CASE WHEN \(column) LIKE 'http://%' OR \(column) LIKE 'https://%' THEN \(column) END"
+    }
+
     /// `CREATE TABLE events (…)` as the store has it: `id` is the primary key, and each
     /// column's note is a comment in the SQL that `sqlite3 .schema` shows.
     public static var createEventsSQL: String { createEventsSQL(id: keyedID) }

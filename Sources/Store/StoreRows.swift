@@ -113,7 +113,7 @@ public struct StoreRows: Sendable {
     /// among `StoreColumns.contractNames`), in table order; given `rowids`, only those rows, in that order.
     public func forEach(columns: [String], of filter: EventFilter, rowids: [Int64]? = nil, _ body: (Cursor) throws -> Void) throws {
         let (condition, arguments) = filter.condition(table: "events")
-        let sql = "SELECT \(columns.joined(separator: ", ")) FROM events WHERE (\(condition))" + (rowids == nil ? "" : " AND rowid = ?")
+        let sql = "SELECT \(columns.map { StoreColumns.read($0) }.joined(separator: ", ")) FROM events WHERE (\(condition))" + (rowids == nil ? "" : " AND rowid = ?")
         try queue.read { db in
             let statement = try db.makeStatement(sql: sql)
             let row = Cursor(statement: statement.sqliteStatement)

@@ -22,7 +22,7 @@ struct AppDatabaseStaging {
     private static func insertFromStore(rowid: String, where condition: String) -> String {
         let columns = StoreColumns.contractNames
         return "INSERT INTO events (rowid, \(columns.joined(separator: ", "))) SELECT \(rowid), "
-            + columns.map { "s.\($0)" }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition)"
+            + columns.map { StoreColumns.read($0, table: "s") }.joined(separator: ", ") + " FROM store.events AS s WHERE \(condition)"
     }
 
     /// Fills the staging file from the store: the selected rows, sorted by feature id (SQLite's
