@@ -161,6 +161,11 @@ final class EventReconciler {
         return incumbents.count == 1 && live[0].id == event.id ? .updated : .merged
     }
 
+    /// Writes out what the id directory holds back (its deferred redirects), before the source commits.
+    func flush() throws {
+        try directory.flush()
+    }
+
     /// Every id `event` claims, each once, preferred first: `QuakeEvent.allIds`, without the
     /// set it builds when the event has a few ids (as nearly every one has: a look along the
     /// list is cheaper); a long list (a file that lists thousands) goes through a set, so that

@@ -105,6 +105,7 @@ struct IndexRun {
                 end = last
             }
         }
+        try reconciler.flush()
         guard let end else { return [] }
         report.problem = end.problem
         report.commonRejects = end.rejects.commonKinds(3).map { RejectKindCount(kind: $0.kind, count: $0.count) }

@@ -75,4 +75,26 @@ import Testing
             #expect(try f.value("SELECT count(*) FROM idx_events_geom") == "\(reference.events.count)")
         }
     }
+
+    /// A chain of 10,000 preferred-id changes, each version naming the one before, into an
+    /// existing store (issue 46: each link moved every id of the group, 70 s in all; now each
+    /// id moves once), with a name taken back in the middle (a version of an old id listing only
+    /// itself, which leaves the chain): the same store as a fresh build of the same versions.
+    @Test func aLongChainOfPreferredIDChangesIntoAnExistingStoreEqualsAFreshBuild() throws {
+        let links = 10_000
+        var chain = (1...links).map { k in quake("ch\(k)", updated: Int64(k), ids: ["ch\(k - 1)", "ch\(k)"]) }
+        chain.insert(quake("ch5000", updated: Int64(links + 1), ids: ["ch5000"]), at: 7_000)
+        let fresh = StoreFixture()
+        #expect(try fresh.index([fresh.page([quake("ch0", updated: 0)]), fresh.page(chain)]).builtAfresh)
+        let existing = StoreFixture()
+        _ = try existing.index([existing.page([quake("ch0", updated: 0)])])
+        let summary = try existing.index([existing.page(chain)])
+        #expect(!summary.builtAfresh && summary.counts.merged == links && summary.counts.inserted == 1, "\(summary.counts)")
+        for query in ["SELECT id, preferred FROM event_ids ORDER BY id", "SELECT id, ids, updated FROM events ORDER BY id", "SELECT id FROM tombstones"] {
+            #expect(try fresh.sql(query) == existing.sql(query), "\(query)")
+        }
+        #expect(try existing.sql("SELECT id FROM events ORDER BY id") == ["ch10000", "ch5000"])
+        #expect(try existing.value("SELECT count(*) FROM event_ids WHERE preferred = 'ch10000'") == "\(links)")
+        #expect(try existing.value("SELECT preferred FROM event_ids WHERE id = 'ch5000'") == "ch5000")
+    }
 }
