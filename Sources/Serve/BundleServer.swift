@@ -79,27 +79,40 @@ public final class BundleServer: Sendable {
             backstop.maxHeaderFieldCount = 2 * limits.headerCount
             return backstop
         }()
-        return ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
+        // A backlog of 2,048: with TCP_DEFER_ACCEPT it also bounds the connections the kernel
+        // holds before they send anything (past it, SYN cookies hand them over at once).
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 2_048)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        #if os(Linux)
+        // A connection is handed over once it has sent something (or after the request time):
+        // sockets that only connect wait in the kernel, not in the queue before a real request.
+        let deferred = bootstrap.serverChannelOption(.tcpOption(NIOBSDSocket.Option(rawValue: TCP_DEFER_ACCEPT)), value: SocketOptionValue(limits.requestSeconds))
+        #else
+        let deferred = bootstrap
+        #endif
+        return deferred
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let errors = AcceptErrorHandler(registry: registry, logger: logger)
                     try channel.pipeline.syncOperations.addHandler(errors)
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: errors.backoff))
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: AcceptErrorHandler.backoff))
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
+                // The HTTP handlers join once the connection sends its first bytes: a socket that
+                // only connects (a thousand of them, in an attack) costs the guard alone.
                 channel.eventLoop.makeCompletedFuture {
-                    let handlers = channel.pipeline.syncOperations
-                    try handlers.addHandler(RequestHeadGuard(limits: limits, registry: registry))
-                    try handlers.addHandler(HTTPResponseEncoder())
-                    try handlers.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: backstop)))
-                    try handlers.addHandler(HTTPServerPipelineHandler())
-                    try handlers.addHandler(HTTPServerProtocolErrorHandler())
-                    try handlers.addHandler(BundleChannelHandler(routes: routes, pool: pool, logger: logger))
+                    try channel.pipeline.syncOperations.addHandler(RequestHeadGuard(limits: limits, registry: registry) { pipeline in
+                        try pipeline.addHandlers([
+                            HTTPResponseEncoder(),
+                            ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: backstop)),
+                            HTTPServerPipelineHandler(), HTTPServerProtocolErrorHandler(),
+                            BundleChannelHandler(routes: routes, pool: pool, logger: logger),
+                        ])
+                    })
                 }
             }
     }

@@ -3,8 +3,8 @@ import Logging
 import NIOCore
 
 /// The connections one `serve` holds, and which of them may go: at most `limit` at once, and
-/// when one more comes, the one idle longest (waiting for a request, or still sending its
-/// head) is closed to make room; one being answered is never cut. When `accept` fails for want
+/// when one more comes, the one silent longest among those not being answered (waiting for a
+/// request, or sending its head) is closed to make room; one being answered is never cut. When `accept` fails for want
 /// of descriptors (EMFILE, ENFILE) despite the limit, the limit comes down to three quarters of
 /// the connections held and the idle ones past it are closed, so the next `accept` finds a
 /// descriptor. A thousand idle sockets therefore cost a normal request nothing but an idle
@@ -16,7 +16,7 @@ final class ConnectionRegistry: @unchecked Sendable {
     private struct Entry {
         let channel: Channel
         var answering = false
-        /// When it last became idle, in the order of events here (larger: more recently).
+        /// When it last sent bytes or was answered, in the order of events here (larger: more recently).
         var idleSince: UInt64
     }
 
@@ -36,13 +36,13 @@ final class ConnectionRegistry: @unchecked Sendable {
     /// held is being answered, the new one is closed instead.
     func opened(_ channel: Channel) {
         while entries.count >= limit {
-            guard evictIdlest() else {
+            guard evictSilentLongest() else {
                 logger.warning("\(limit) connections are all being answered: a new one is closed (--max-connections)")
                 channel.close(promise: nil)
                 return
             }
             if evicted == 1 || evicted % 1_000 == 0 {
-                logger.info("\(limit) connections held: closing the ones idle longest to make room (\(evicted) so far)")
+                logger.info("\(limit) connections held: closing the ones silent longest to make room (\(evicted) so far)")
             }
         }
         clock += 1
@@ -51,6 +51,12 @@ final class ConnectionRegistry: @unchecked Sendable {
 
     func closed(_ channel: Channel) {
         entries.removeValue(forKey: ObjectIdentifier(channel))
+    }
+
+    /// The connection sent bytes: it is the most recently active (the one silent longest goes first).
+    func heardFrom(_ channel: Channel) {
+        clock += 1
+        entries[ObjectIdentifier(channel)]?.idleSince = clock
     }
 
     /// The connection began (`true`) or finished (`false`) answering; finishing makes it the most recently idle.
@@ -65,11 +71,12 @@ final class ConnectionRegistry: @unchecked Sendable {
     }
 
     /// `accept` found no descriptor: the limit comes down to three quarters of the connections
-    /// held, and idle ones are closed to fit. Returns how many were closed.
+    /// held (never below 4), and connections not being answered are closed to fit. Returns how
+    /// many were closed.
     func descriptorsRanOut() -> Int {
-        let lowered = max(1, entries.count - max(1, entries.count / 4))
+        let lowered = max(Self.minimumLimit, entries.count - max(1, entries.count / 4))
         var closed = 0
-        while entries.count > lowered - 1, evictIdlest() { closed += 1 }
+        while entries.count >= lowered, evictSilentLongest() { closed += 1 }
         if lowered < limit {
             logger.warning("out of file descriptors accepting a connection: holding at most \(lowered) connections from now on (was \(limit)); closed \(closed) idle")
             limit = lowered
@@ -77,28 +84,29 @@ final class ConnectionRegistry: @unchecked Sendable {
         return closed
     }
 
-    /// Closes the connection idle longest; `false` when none is idle.
-    private func evictIdlest() -> Bool {
-        guard let idlest = entries.filter({ !$0.value.answering }).min(by: { $0.value.idleSince < $1.value.idleSince }) else { return false }
-        entries.removeValue(forKey: idlest.key)
-        idlest.value.channel.close(promise: nil)
+    /// The lowest the limit comes down to when descriptors run out.
+    static let minimumLimit = 4
+
+    /// Closes the connection silent longest among those not being answered; `false` when there is none.
+    private func evictSilentLongest() -> Bool {
+        guard let silent = entries.filter({ !$0.value.answering }).min(by: { $0.value.idleSince < $1.value.idleSince }) else { return false }
+        entries.removeValue(forKey: silent.key)
+        silent.value.channel.close(promise: nil)
         evicted += 1
         return true
     }
 }
 
 /// On the listening socket, before NIO's `AcceptBackoffHandler`: an `accept` that fails for
-/// want of descriptors is not the end of `serve` (NIO keeps the socket open); idle connections
-/// are closed to free some, and the next `accept` comes at once when that freed any, after
-/// `AcceptBackoffHandler`'s pause when it did not.
-final class AcceptErrorHandler: ChannelInboundHandler, @unchecked Sendable {
+/// want of descriptors is not the end of `serve` (NIO keeps the socket open). Idle connections
+/// are closed to free some on the next turn of the event loop (the connections accepted in the
+/// same read register first, so the registry counts them), and the next `accept` comes 10 ms on.
+final class AcceptErrorHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = Channel
     typealias InboundOut = Channel
 
     private let registry: ConnectionRegistry
     private let logger: Logger
-    /// Whether the last failed `accept` freed descriptors (read by the backoff's provider, on the same loop).
-    private(set) var freedSome = false
 
     init(registry: ConnectionRegistry, logger: Logger) {
         self.registry = registry
@@ -107,16 +115,16 @@ final class AcceptErrorHandler: ChannelInboundHandler, @unchecked Sendable {
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
         if let error = error as? IOError, error.errnoCode == EMFILE || error.errnoCode == ENFILE {
-            freedSome = registry.descriptorsRanOut() > 0
+            let registry = self.registry
+            context.eventLoop.execute { _ = registry.descriptorsRanOut() }
         } else {
-            freedSome = false
             logger.warning("accepting a connection: \(error)")
         }
         context.fireErrorCaught(error)
     }
 
-    /// The pause before the next `accept` (`AcceptBackoffHandler`'s provider): none when descriptors were freed.
-    func backoff(_ error: IOError) -> TimeAmount? {
-        freedSome ? nil : .milliseconds(50)
+    /// The pause before the next `accept` (`AcceptBackoffHandler`'s provider).
+    static func backoff(_ error: IOError) -> TimeAmount? {
+        .milliseconds(10)
     }
 }

@@ -37,9 +37,13 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var clock: Scheduled<Void>?
     private var stall: Scheduled<Void>?
 
-    init(limits: ServeLimits, registry: ConnectionRegistry) {
+    /// Adds the HTTP handlers after this one, when the first bytes arrive.
+    private var installHTTP: ((ChannelPipeline.SynchronousOperations) throws -> Void)?
+
+    init(limits: ServeLimits, registry: ConnectionRegistry, installHTTP: @escaping (ChannelPipeline.SynchronousOperations) throws -> Void) {
         self.limits = limits
         self.registry = registry
+        self.installHTTP = installHTTP
         lineStart.reserveCapacity(Self.prefixLength)
     }
 
@@ -60,7 +64,12 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let install = installHTTP {
+            installHTTP = nil
+            do { try install(context.pipeline.syncOperations) } catch { return context.close(promise: nil) }
+        }
         let buffer = unwrapInboundIn(data)
+        if pending == 0 { registry.heardFrom(context.channel) }
         switch scan {
         case .refused:
             return  // read and dropped until the client is done or the clock runs out

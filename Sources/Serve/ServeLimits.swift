@@ -19,7 +19,7 @@ public struct ServeLimits: Sendable {
     public var requestSeconds = 10
     /// Seconds an answer may wait for a client that reads none of it, before the connection is closed.
     public var stallSeconds = 60
-    /// Connections held at once; past it, the one idle longest is closed to make room
+    /// Connections held at once; past it, the one silent longest is closed to make room
     /// (`nil`: as many as the descriptor limit leaves room for, at most 1,024).
     public var maxConnections: Int?
 

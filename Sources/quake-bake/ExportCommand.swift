@@ -55,13 +55,15 @@ struct ExportCommand: AsyncParsableCommand {
         try await Reporting.run(logger, command: "export") {
             let options = try exportOptions()
             let workspace = common.resolvedWorkspace
-            // Nothing to export from: say so before creating anything (a lock, a directory).
+            let outDirectory = out.map { URL(fileURLWithPath: $0) } ?? workspace.bundlesDirectory
+            // A mistake of the command line first, then nothing to export from: said before
+            // anything is created (a lock, a directory).
+            try OutputDirectory.check(outDirectory)
             guard FileManager.default.fileExists(atPath: workspace.storePath.path) else {
                 throw QuakeBakeError("no store at \(workspace.storePath.path): run `quake-bake index` first")
             }
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake export")
             defer { lock.release() }
-            let outDirectory = out.map { URL(fileURLWithPath: $0) } ?? workspace.bundlesDirectory
             _ = try await RecordedStage.run("export", workspace: workspace, facts: {
                 RecordedStage.Facts(changed: $0.changed, bundleVersion: $0.bundleVersion)
             }) {

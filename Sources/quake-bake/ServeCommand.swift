@@ -20,7 +20,7 @@ struct ServeCommand: AsyncParsableCommand {
         Limits: a request line over 8 KB is 414, a header line over 8 KB, more than 100 \
         headers or a head over 32 KB is 431; a request head must arrive within --timeout \
         seconds (408), and an idle connection is closed then; at --max-connections, the \
-        connection idle longest is closed for a new one. Only the style, the tiles and \
+        connection silent longest is closed for a new one. Only the style, the tiles and \
         recent.geojson carry CORS headers (Access-Control-Allow-Origin: *), and only for a \
         request with an Origin header.
         """)

@@ -93,32 +93,39 @@ import TestSupport
     }
 
     /// Export refuses to publish into the root, a system directory or a home directory (a
-    /// symlink to one included), before it writes anything; so does `bake`, before it fetches.
+    /// symlink to one included) before it writes anything; so does `bake`, before it fetches.
+    /// (The refusals are asked of a workspace without a store: a quake-bake that did not refuse
+    /// would stop at "no store" rather than write into /etc.)
     @Test func systemAndHomeDirectoriesAreRefusedAsOutput() async throws {
         let dir = TemporaryDirectory("foreign-out")
-        _ = try TestStore(workspace: dir.url, samples: [PublishTests.sample])
-        let home = FileManager.default.homeDirectoryForCurrentUser.path
+        let empty = dir.path("no-store").path
         let link = dir.path("looks-harmless")
         try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "/etc")
+        let fakeHome = dir.path("home")
         let cases: [(String, String)] = [
             ("/", "the output directory / is the root of the file system"), ("/etc", "the output directory /etc is a system directory"),
             ("/usr/", "the output directory /usr is a system directory"), ("/usr/local", "/usr/local is a system directory"),
             ("/var/lib", "/var/lib is a system directory"), ("/tmp/../etc", "the output directory /etc is a system directory"),
-            (home, "is a home directory"), ("/home/someone", "/home/someone is a home directory"),
-            (link.path, "\(link.path) (/etc) is a system directory"),
+            ("/home/someone", "/home/someone is a home directory"), (link.path, "\(link.path) (/etc) is a system directory"),
+            (fakeHome.path, "\(fakeHome.path) is a home directory"),
         ]
         for (out, message) in cases {
-            let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--out", out])
+            let outcome = try await ChildProcess.run("/usr/bin/env", ["HOME=\(fakeHome.path)", try QuakeBakeCLI.path(), "export", "--workspace", empty, "--out", out])
             #expect(outcome.status == 64 && outcome.standardError.contains(message), "\(out): \(outcome.status) \(outcome.standardError)")
+        }
+        // The password database's home of this user counts as well as $HOME.
+        if let entry = getpwuid(getuid()), let home = entry.pointee.pw_dir.map({ String(cString: $0) }) {
+            #expect(throws: QuakeBakeError.self) { try OutputDirectory.check(URL(fileURLWithPath: home)) }
         }
         #expect(!FileManager.default.fileExists(atPath: "/home/someone"))
         // A directory of its own below them is fine.
-        let fine = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--quiet", "--max-zoom", "2", "--out", dir.path("home/quakes").path])
+        _ = try TestStore(workspace: dir.url, samples: [PublishTests.sample])
+        let fine = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path, "--quiet", "--max-zoom", "2", "--out", fakeHome.appendingPathComponent("quakes").path])
         #expect(fine.status == 0, "\(fine.standardError)")
 
         let config = dir.path("bake.yaml")  // `out: ~` would be YAML's null: the home directory is "~"
         try "workspace: \(dir.url.path)\nservice: http://127.0.0.1:9/fdsnws/event/1/\nexport:\n  out: \"~\"\n".write(to: config, atomically: true, encoding: .utf8)
-        let bake = try await QuakeBakeCLI.run(["bake", "--config", config.path])
+        let bake = try await ChildProcess.run("/usr/bin/env", ["HOME=\(fakeHome.path)", try QuakeBakeCLI.path(), "bake", "--config", config.path])
         #expect(bake.status == 64 && bake.standardError.contains("is a home directory"), "\(bake.status) \(bake.standardError)")
     }
 }
