@@ -28,6 +28,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var lineBytes = 0
     private var headerLines = 0
     private var headBytes = 0
+    private var lastWasCR = false
     /// The first bytes of the current header line, lowercased: enough to tell `content-length:`
     /// and `transfer-encoding:`.
     private var lineStart: [UInt8] = []
@@ -100,32 +101,38 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
         if let refusal { refuse(refusal.code, refusal.phrase, refusal.why, context: context) }
     }
 
-    /// Scans one byte; returns the refusal it calls for, if any.
+    /// Scans one byte; returns the refusal it calls for, if any. Every byte of a head counts
+    /// towards `headBytes` (blank lines before a request and CRs included), every byte of a line
+    /// but its LF towards that line (its CR does not trip the line's limit).
     private func take(_ byte: UInt8, completed: inout Int) -> (code: Int, phrase: String, why: String)? {
         let lf: UInt8 = 0x0A, cr: UInt8 = 0x0D
+        defer { lastWasCR = byte == cr }
+        headBytes += 1
+        if headBytes > limits.headBytes {
+            return (431, "Request Header Fields Too Large", "the request head is larger than \(limits.headBytes) bytes")
+        }
+        let blank = lineBytes == 0 || lineBytes == 1 && lastWasCR
         switch scan {
         case .requestLine:
             if byte == lf {
-                if lineBytes == 0 { return nil }  // empty lines before a request are allowed (RFC 9112 §2.2)
-                scan = .headers
-                headBytes += lineBytes
+                if !blank { scan = .headers }  // blank lines before a request are allowed (RFC 9112 §2.2)
                 lineBytes = 0
                 lineStart.removeAll(keepingCapacity: true)
                 return nil
             }
-            if byte == cr { return nil }
             lineBytes += 1
-            if lineBytes > limits.requestLineBytes {
+            if byte != cr && lineBytes > limits.requestLineBytes {
                 return (414, "URI Too Long", "the request line is longer than \(limits.requestLineBytes) bytes")
             }
         case .headers:
             if byte == lf {
-                if lineBytes == 0 {
+                if blank {
                     completed += 1
                     scan = announcesBody ? .passthrough : .requestLine
                     headBytes = 0
                     headerLines = 0
                     announcesBody = false
+                    lineBytes = 0
                     return nil
                 }
                 headerLines += 1
@@ -137,15 +144,10 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
                 }
                 return nil
             }
-            if byte == cr { return nil }
             lineBytes += 1
-            headBytes += 1
             if lineStart.count < Self.prefixLength { lineStart.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)) }
-            if lineBytes > limits.headerLineBytes {
+            if byte != cr && lineBytes > limits.headerLineBytes {
                 return (431, "Request Header Fields Too Large", "a header line is longer than \(limits.headerLineBytes) bytes")
-            }
-            if headBytes > limits.headBytes {
-                return (431, "Request Header Fields Too Large", "the request head is larger than \(limits.headBytes) bytes")
             }
         case .passthrough, .refused:
             break
@@ -192,7 +194,7 @@ final class RequestHeadGuard: ChannelDuplexHandler, RemovableChannelHandler {
             guard let self else { return }
             self.clock = nil
             if self.scan == .refused { return context.close(promise: nil) }
-            if self.lineBytes > 0 || self.headBytes > 0 || self.scan == .headers {
+            if self.headBytes > 0 {
                 self.refuse(408, "Request Timeout", "the request head was not complete within \(self.limits.requestSeconds) s", context: context)
             } else {
                 context.close(promise: nil)

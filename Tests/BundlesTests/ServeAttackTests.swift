@@ -45,6 +45,8 @@ import FoundationNetworking
             ("8 MB of short headers", line + String(repeating: "X-A: b\r\n", count: 1 << 20) + "\r\n", 431),
             ("a header line of 20 KB", line + "X-Long: " + String(repeating: "b", count: 20_000) + "\r\n\r\n", 431),
             ("nine headers of 4 KB (a 36 KB head)", line + String(repeating: "X-" + String(repeating: "c", count: 4_000) + ": d\r\n", count: 9) + "\r\n", 431),
+            ("64 KB of blank lines before a request", String(repeating: "\r\n", count: 32 << 10) + line + "\r\n", 431),
+            ("64 KB of CRs in a request line (malformed at the first: the decoder says 400)", "GET /" + String(repeating: "\r", count: 64 << 10) + " HTTP/1.1\r\n\r\n", 400),
             ("a body on a GET", line + "Content-Length: 5\r\n\r\nhello", 413),
         ]
         for (name, request, expected) in cases {
