@@ -89,9 +89,10 @@ struct BundleRoutes: Sendable {
     /// The request's `Host` when it is a plain `host[:port]` (letters, digits, `.-:[]%`), else
     /// this server's own address: it is written into the style's URLs.
     private func host(of head: HTTPRequestHead, defaultHost: String) -> String {
-        guard let host = head.headers.first(name: "Host"), (1...255).contains(host.utf8.count),
-              host.utf8.allSatisfy({ $0 < 0x80 && (Character(UnicodeScalar($0)).isLetter || Character(UnicodeScalar($0)).isNumber || Array(".-:[]%".utf8).contains($0)) })
-        else { return defaultHost }
+        func plain(_ byte: UInt8) -> Bool {
+            (0x30...0x39).contains(byte) || (0x61...0x7A).contains(byte | 0x20) || ".-:[]%".utf8.contains(byte)
+        }
+        guard let host = head.headers.first(name: "Host"), (1...255).contains(host.utf8.count), host.utf8.allSatisfy(plain) else { return defaultHost }
         return host
     }
 

@@ -41,7 +41,7 @@ public final class BundleServer: Sendable {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let pool = NIOThreadPool(numberOfThreads: max(2, System.coreCount))
         pool.start()
-        let registry = ConnectionRegistry(limit: limits.maxConnections ?? 1_024, logger: logger)
+        let registry = ConnectionRegistry(limit: limits.maxConnections ?? ServeLimits.connectionsTheDescriptorsAllow(), logger: logger)
         let channel: Channel
         var socketAddress = address.socketAddress
         socketAddress.port = port
@@ -94,9 +94,10 @@ public final class BundleServer: Sendable {
         return deferred
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    let errors = AcceptErrorHandler(registry: registry, logger: logger)
-                    try channel.pipeline.syncOperations.addHandler(errors)
-                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: AcceptErrorHandler.backoff))
+                    try channel.pipeline.syncOperations.addHandlers([
+                        AcceptErrorHandler(registry: registry, logger: logger),
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false, backoffProvider: AcceptErrorHandler.backoff),
+                    ])
                 }
             }
             .childChannelOption(.allowRemoteHalfClosure, value: true)

@@ -39,7 +39,7 @@ public struct ListenAddress: Sendable {
     }
 
     /// True for 127.0.0.0/8, ::1 and ::ffff:127.x.x.x: only this machine can connect.
-    public var isLoopback: Bool {
+    var isLoopback: Bool {
         switch socketAddress {
         case .v4(let v4): return UInt32(bigEndian: v4.address.sin_addr.s_addr) >> 24 == 127
         case .v6(let v6):
@@ -51,7 +51,7 @@ public struct ListenAddress: Sendable {
     }
 
     /// True for 0.0.0.0 and ::: every interface.
-    public var isEveryInterface: Bool {
+    var isEveryInterface: Bool {
         switch socketAddress {
         case .v4(let v4): return v4.address.sin_addr.s_addr == 0
         case .v6(let v6): return withUnsafeBytes(of: v6.address.sin6_addr) { $0.allSatisfy { $0 == 0 } }
@@ -61,13 +61,13 @@ public struct ListenAddress: Sendable {
 
     /// The page's URL on `port`: the name or address as given (IPv6 in brackets, a zone's `%`
     /// escaped); for every interface, loopback of the same family, which always answers.
-    public func pageURL(port: Int) -> URL {
+    func pageURL(port: Int) -> URL {
         URL(string: "http://\(Self.urlHost(isEveryInterface ? (isIPv6 ? "::1" : "127.0.0.1") : host)):\(port)/")!
     }
 
     /// For every interface: a URL other machines can open (the first address of an interface
     /// that is up and not loopback, of the listening family or IPv4), or `nil` when there is none.
-    public func sharedURL(port: Int) -> URL? {
+    func sharedURL(port: Int) -> URL? {
         guard isEveryInterface else { return nil }
         var list: UnsafeMutablePointer<ifaddrs>?
         guard getifaddrs(&list) == 0, let first = list else { return nil }

@@ -26,7 +26,7 @@ public struct ServeLimits: Sendable {
     public init() {}
 
     /// Checks the limits given on the command line.
-    public func validate() throws -> ServeLimits {
+    func validate() throws -> ServeLimits {
         var limits = self
         if let maxConnections, maxConnections < 1 { throw QuakeBakeError("--max-connections must be at least 1, not \(maxConnections)", exitStatus: .usage) }
         guard (1...3600).contains(requestSeconds) else { throw QuakeBakeError("--timeout must be 1…3600 seconds, not \(requestSeconds)", exitStatus: .usage) }

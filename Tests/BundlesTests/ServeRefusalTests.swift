@@ -54,6 +54,13 @@ import TestSupport
             #expect(RawSocket.status(of: answer) == 200, "\(path)")
             #expect(RawSocket.header("Access-Control-Allow-Origin", of: answer) == expected, "\(path) \(headers.isEmpty ? "without" : "with") Origin")
         }
+        // The style's URLs take the request's Host only when it is a plain host[:port].
+        let socket = try RawSocket(port: server.port)
+        socket.send("GET /style.json HTTP/1.1\r\nHost: x\"><script>\r\nConnection: close\r\n\r\n")
+        let answer = socket.readToEnd(silence: 30).data
+        let body = try #require(answer.firstRange(of: Data("\r\n\r\n".utf8)).map { answer[$0.upperBound...] })
+        let sources = try #require((try JSONSerialization.jsonObject(with: body) as? [String: Any])?["sources"] as? [String: [String: Any]])
+        #expect(sources["quakes"]?["tiles"] as? [String] == ["http://127.0.0.1:\(server.port)/tiles/{z}/{x}/{y}.pbf"])
     }
 
     /// Each edit of a copy of a real bundle's MBTiles metadata makes `serve` refuse it, naming
