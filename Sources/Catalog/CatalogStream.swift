@@ -26,8 +26,9 @@ public enum CatalogStream {
             let stream = try DecompressedStream(url: url, limit: InputFile.inflationLimit(compressedBytes: size, maxBytes: maxBytes),
                                                 pieceBytes: pieceBytes)
             try reader.run(stream, source: source, chunkSize: chunkSize, deliver: deliver)
-            // What follows a FeatureCollection's end is read too (not kept): gzip damage there is said, as it is for a file read whole.
-            if reader.page.problem == nil { try stream.drain() }
+            // What follows is read too, not kept (after a FeatureCollection's end, or a problem that
+            // ended the reading): gzip damage anywhere is said, as for a file read whole.
+            try stream.drain()
             // Damaged gzip ends the text where the damage is; what came before is read, and the
             // damage is the cause to name (before what the cut made of the last record).
             if let damage = stream.damage { reader.page.problem = "\(source): \(damage)" }
@@ -256,7 +257,7 @@ extension PieceReader {
                                        body: inout [UInt8]) throws {
         drop(arrayEnd)
         // The `}` that closes the document is, to a scan from just after the `]`, the end of an array.
-        var scan = ValueScan(inArray: true)
+        var scan = ValueScan(inArray: true, closer: 0x7D)
         var scanned = 1
         while true {
             _ = scan.lastEnd(in: buffer, from: scanned)

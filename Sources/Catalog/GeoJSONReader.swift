@@ -83,6 +83,13 @@ public enum GeoJSONReader {
         func feature(_ index: Int) -> Int { origin.feature + index }
         func byte(_ offset: Int) -> Int { origin.byte + offset }
 
+        /// The problem of a file that ends before feature `index` of the piece (after the one before
+        /// it, or where the first would start), at byte `offset`.
+        func truncated(before index: Int, at offset: Int, source: String) -> String {
+            let first = feature(index) == 0
+            return "\(source): truncated \(first ? "before the first feature" : "after feature \(feature(index - 1))") at byte \(byte(offset))"
+        }
+
         /// The problem of a file that ends inside feature `index` of the piece, at byte `offset`.
         func truncated(inside index: Int, at offset: Int, source: String) -> String {
             let before = feature(index)
@@ -176,8 +183,14 @@ public enum GeoJSONReader {
         if parser.peek() == 0x5D { parser.offset += 1; return true }
         var index = 0
         while true {
-            _ = parser.peek()
+            let first = parser.peek()
             let start = parser.offset
+            // Blanks to the end, where a feature should start: the page ends between features, no feature is cut.
+            guard first != nil else {
+                if chunk.partial { page.unread = start; return false }
+                page.problem = chunk.truncated(before: index, at: start, source: source)
+                return false
+            }
             do {
                 let result = try FeatureMapping.event(from: &parser)
                 let end = parser.offset
@@ -205,7 +218,7 @@ public enum GeoJSONReader {
             }
             index += 1
             guard let next = parser.peek() else {
-                page.problem = "\(source): truncated after feature \(chunk.feature(index - 1)) at byte \(chunk.byte(parser.offset))"
+                page.problem = chunk.truncated(before: index, at: parser.offset, source: source)
                 return false
             }
             parser.offset += 1

@@ -4,11 +4,17 @@ import Foundation
 /// or values one after another, outside strings.
 struct ValueScan {
     let inArray: Bool
+    /// The byte that closes the array at depth 0: `]`, or `}` for a scan of the members after a
+    /// FeatureCollection's features, to the `}` that closes the document.
+    let closer: UInt8
     private var depth = 0, inString = false, escaped = false
-    /// The offset of the array's `]`, once seen.
+    /// The offset of the array's `]` (its `closer`), once seen.
     private(set) var arrayEnd: Int?
 
-    init(inArray: Bool) { self.inArray = inArray }
+    init(inArray: Bool, closer: UInt8 = 0x5D) {
+        self.inArray = inArray
+        self.closer = closer
+    }
 
     /// The end of the last whole value in `bytes` scanned from `start` (state kept between
     /// calls): for an array, the offset of the comma after it; else just after its last byte.
@@ -53,13 +59,15 @@ struct ValueScan {
             case 0x22: inString = true
             case 0x7B, 0x5B: depth += 1
             case 0x7D, 0x5D:
-                if depth == 0 && inArray {
+                if depth == 0 && inArray && base[i] == closer {
                     arrayEnd = i
                 } else if depth > 0 {
                     depth -= 1
                 }
                 // A stray closer between a sequence's records is part of a broken record (the
-                // reader rejects it), not a fall below zero that would make the rest one record.
+                // reader rejects it), not a fall below zero that would make the rest one record;
+                // one of the other kind between an array's elements is where the reader stops
+                // (`{"features":[1 }` is broken at its `}`), not the array's end (found by Scripts/fuzz).
             case 0x2C where depth == 0 && inArray: last = i
             // A sequence's records end with a line outside any value: the reader goes on at the next
             // line after a broken one, so pieces end where lines do; and after a record separator, at
