@@ -16,31 +16,53 @@ struct ValueScan {
         self.closer = closer
     }
 
+    /// True when the bytes scanned so far end inside a string or brackets.
+    var isOpen: Bool { depth > 0 || inString }
+
     /// The end of the last whole value in `bytes` scanned from `start` (state kept between
     /// calls): for an array, the offset of the comma after it; else just after its last byte.
     mutating func lastEnd(in bytes: [UInt8], from start: Int) -> Int? {
         bytes.withUnsafeBufferPointer { lastEnd(in: $0, from: start) }
     }
 
+    /// For a sequence's records: just after the first place from `start` where one ends (a line
+    /// break outside strings and brackets, or a record separator anywhere), or nil. The reader
+    /// ends a broken record there (`GeoJSONReader`), where a big file read in pieces is cut.
+    mutating func firstEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        lastEnd(in: bytes, from: start, firstOnly: true)
+    }
+
     /// Every byte of a file goes through here once: outside strings byte by byte, inside them
     /// from quote to quote (`memchr`), a quote escaped when an odd run of backslashes precedes it.
-    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, firstOnly: Bool = false) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var last: Int?
         var i = start
-        while i < count && arrayEnd == nil {
+        while i < count && arrayEnd == nil && !(firstOnly && last != nil) {
             if inString {
                 if escaped {
                     escaped = false
-                    i += 1
-                    continue
+                    // A backslash escapes neither a line break nor, in a sequence, a record separator: those end the string.
+                    if base[i] != 0x0A && (inArray || base[i] != 0x1E) {
+                        i += 1
+                        continue
+                    }
                 }
                 let quote = memchr(base + i, 0x22, count - i)
+                // A line break ends a string, escaped or not (no JSON string holds one raw), as the
+                // reader's bracket matching ends it (`JSONParser.skipElement`): read on from it as outside strings.
+                let newline = memchr(base + i, 0x0A, (quote.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count) - i)
+                let stringEnd = (newline ?? quote).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
                 // A record separator in a sequence ends any record, even inside a string (no JSON text
                 // holds one raw): a record with an unclosed string or bracket ends there, as the reader ends it.
-                if !inArray, let separator = memchr(base + i, 0x1E, (quote.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count) - i) {
+                if !inArray, let separator = memchr(base + i, 0x1E, stringEnd - i) {
                     i = base.distance(to: separator.assumingMemoryBound(to: UInt8.self))
+                    inString = false
+                    continue
+                }
+                if let newline {
+                    i = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
                     inString = false
                     continue
                 }
