@@ -24,6 +24,9 @@ public enum CatalogHarness {
     static let source = "fuzz-input"
     /// Events are handed over in chunks this small, so that a chunk's edge falls everywhere.
     static let chunkSize = 3
+    /// What an input's text may be (`--max-file-size`): gzip inflates to at most this, so that a
+    /// bomb costs a millisecond, not a second of 64 MB of blanks, and the limit is met often.
+    static let maxBytes = 1 << 20
 
     /// The file the streamed read reads: one per process, rewritten for every input.
     static let file: URL = {
@@ -36,7 +39,7 @@ public enum CatalogHarness {
         guard accepts(bytes, format: format) else { return }
         let data = Data(bytes)
         // As `index` reads a file under 8 MB (`SourceReader`): its text, then the text read.
-        let body = InputFile.body(of: data)
+        let body = InputFile.body(of: data, maxBytes: maxBytes)
         var wholeEvents: [QuakeEvent] = []
         var whole = CatalogFile.read(body.text, source: source, chunkSize: chunkSize) { wholeEvents += $0 }
         if let damage = body.damage { whole.problem = "\(source): \(damage)" }
@@ -54,7 +57,7 @@ public enum CatalogHarness {
         // pieces would cost seconds (a cost of the piece size, which is 2 MB in `index`).
         let pieceBytes = max(16 << Int((bytes.last ?? 0) % 5), body.text.count / 1024)
         var streamedEvents: [QuakeEvent] = []
-        let streamed = CatalogStream.read(file, source: source, pieceBytes: pieceBytes, chunkSize: chunkSize) { streamedEvents += $0 }
+        let streamed = CatalogStream.read(file, source: source, maxBytes: maxBytes, pieceBytes: pieceBytes, chunkSize: chunkSize) { streamedEvents += $0 }
         streamedEvents += streamed.events
 
         expectSame(whole: (wholeEvents, whole), streamed: (streamedEvents, streamed), pieceBytes: pieceBytes)
@@ -86,7 +89,9 @@ public enum CatalogHarness {
         let rejects = (whole.1.rejects.map { [$0.position, $0.reason, $0.raw] }, streamed.1.rejects.map { [$0.position, $0.reason, $0.raw] })
         if rejects.0 != rejects.1 || whole.1.rejects.count != streamed.1.rejects.count {
             let index = zip(rejects.0, rejects.1).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(rejects.0.count, rejects.1.count)
-            func shown(_ reject: [String]?) -> String { reject.map { "\($0[0]): \($0[1]) (\($0[2].prefix(200)))" } ?? "none" }
+            func shown(_ reject: [String]?) -> String {
+                reject.map { "\($0[0]): \($0[1]) (\($0[2].utf8.count) bytes: \($0[2].prefix(100).debugDescription)…\($0[2].suffix(100).debugDescription))" } ?? "none"
+            }
             fail("\(said): \(whole.1.rejects.count) and \(streamed.1.rejects.count) rejects, first different at \(index): "
                  + "\(shown(rejects.0.dropFirst(index).first)) / \(shown(rejects.1.dropFirst(index).first)); \(problems)")
         }
