@@ -159,7 +159,9 @@ public enum GeoJSONReader {
         } else if page.problem == nil && !chunk.partial && parser.peek() != nil {
             page.problem = trailingContent(atByte: parser.reportedBase + parser.offset, source: source)
         }
-        if let metadata = page.metadata, let status = metadata.status, status != 200 {
+        // A piece the file goes on after does not say it: the events after it stand as they do in
+        // a file read whole, and the piece that ends the file says it.
+        if !chunk.partial, let metadata = page.metadata, let status = metadata.status, status != 200 {
             page.problem = "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
         }
         return page

@@ -87,6 +87,8 @@ import TestSupport
                 rejects: 1, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
         BadFile(file: "sequence-stray-separator.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x1E at byte 227",
                 rejects: 3, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
+        BadFile(file: "error-status-with-features.geojson", exitStatus: .dataError, stored: 2, reject: "the service answered status 503", rejects: 1,
+                message: "error-status-with-features.geojson: the service answered status 503: Service Unavailable", ids: ["us1000aaaa", "us1000bbbb"]),
         BadFile(file: "sequence-unbalanced.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected ',' or ']', found '{' at byte 506",
                 rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
         BadFile(file: "text-sequence-broken.geojsons", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x1E at byte 320",
