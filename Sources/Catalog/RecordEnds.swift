@@ -8,6 +8,8 @@ struct ValueScan {
     /// FeatureCollection's features, to the `}` that closes the document.
     let closer: UInt8
     private var depth = 0, inString = false, escaped = false
+    /// Something other than blanks came since the array's last comma (or the scan's start).
+    private var elementSeen = false
     /// The offset of the array's `]` (its `closer`), once seen.
     private(set) var arrayEnd: Int?
 
@@ -77,11 +79,13 @@ struct ValueScan {
                 i = q + 1
                 continue
             }
-            switch base[i] {
+            let byte = base[i]
+            if inArray && !(byte == 0x2C && depth == 0) && byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { elementSeen = true }
+            switch byte {
             case 0x22: inString = true
             case 0x7B, 0x5B: depth += 1
             case 0x7D, 0x5D:
-                if depth == 0 && inArray && base[i] == closer {
+                if depth == 0 && inArray && byte == closer {
                     arrayEnd = i
                 } else if depth > 0 {
                     depth -= 1
@@ -90,7 +94,11 @@ struct ValueScan {
                 // reader rejects it), not a fall below zero that would make the rest one record;
                 // one of the other kind between an array's elements is where the reader stops
                 // (`{"features":[1 }` is broken at its `}`), not the array's end (found by Scripts/fuzz).
-            case 0x2C where depth == 0 && inArray: last = i
+            // A comma after an empty element is not an end: a piece cut there would end `,]` where
+            // the file has `,,`, and the reader would find `]` where reading whole finds `,`.
+            case 0x2C where depth == 0 && inArray:
+                if elementSeen { last = i }
+                elementSeen = false
             // A sequence's records end with a line outside any value: the reader goes on at the next
             // line after a broken one, so pieces end where lines do; and after a record separator, at
             // any depth (the reader ends a broken record of a text sequence at the next one).
