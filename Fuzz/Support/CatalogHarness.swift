@@ -25,8 +25,9 @@ public enum CatalogHarness {
     /// Events are handed over in chunks this small, so that a chunk's edge falls everywhere.
     static let chunkSize = 3
     /// What an input's text may be (`--max-file-size`): gzip inflates to at most this, so that a
-    /// bomb costs a millisecond, not a second of 64 MB of blanks, and the limit is met often.
-    static let maxBytes = 1 << 20
+    /// bomb (or a file of 100,000 broken features) costs milliseconds, not seconds under the
+    /// instrumentation, and the limit is met often.
+    static let maxBytes = 256 << 10
 
     /// The file the streamed read reads: one per process, rewritten for every input.
     static let file: URL = {
