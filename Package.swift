@@ -160,3 +160,15 @@ let package = Package(
         ], path: "Tests/OperationsTests"),
     ]
 )
+
+// Fuzz targets (libFuzzer): built only by Scripts/fuzz, which sets QUAKE_BAKE_FUZZ and builds with
+// `--sanitize=fuzzer` and AddressSanitizer into .build-fuzz; without it (CI, `swift build`, the
+// tests) the package has no such targets. Each is one `LLVMFuzzerTestOneInput` (see Fuzz/README.md).
+if Context.environment["QUAKE_BAKE_FUZZ"] != nil {
+    package.targets += [
+        .target(name: "FuzzSupport", dependencies: ["QuakeCatalog", "QuakeCommon"], path: "Fuzz/Support"),
+        .executableTarget(name: "fuzz-geojson", dependencies: ["FuzzSupport"], path: "Fuzz/geojson"),
+        .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport"], path: "Fuzz/csv"),
+        .executableTarget(name: "fuzz-configuration", dependencies: ["QuakeOperations", "QuakeCommon"], path: "Fuzz/configuration"),
+    ]
+}

@@ -42,7 +42,7 @@ struct Child: ParsableCommand {
     /// SHA-256 of its body, the event count of its metadata), found here before the timing starts,
     /// so that the indexer, as after a fetch, does not hash the page again.
     private static func archivePage(_ sequence: Int, _ file: URL) throws -> IndexSource {
-        let text = try InputFile.body(of: Data(contentsOf: file), source: file.path).text
+        let text = InputFile.body(of: try Data(contentsOf: file)).text
         let head = String(decoding: text.prefix(4096), as: UTF8.self)
         let count = head.firstMatch(of: /"count":(\d+)/).flatMap { Int($0.1) } ?? 0
         return IndexSource.archivePage(sequence: Int64(sequence), file: file, sha256: SHA256.hex(text),

@@ -17,7 +17,7 @@ struct Parsers: ParsableCommand {
     @Option(help: "Runs of each; the fastest is printed.") var runs = 5
 
     func run() throws {
-        let data = try InputFile.body(of: try InputFile.bytes(of: URL(fileURLWithPath: file)), source: file).text
+        let data = InputFile.body(of: try InputFile.bytes(of: URL(fileURLWithPath: file))).text
         print("\(file): \(Format.bytes(data.count)), the fastest of \(runs) runs")
         print("| reader | events | events/s |")
         print("|---|---:|---:|")

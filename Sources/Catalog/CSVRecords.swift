@@ -11,8 +11,9 @@ public final class CSVRecords {
     private var start = 0
     private var ended = false
 
-    /// Opens `url`; throws when it cannot be read. Reading throws past `InputFile`'s limits
-    /// (what the file may inflate to) and at a record longer than `CatalogStream.longestRecord`.
+    /// Opens `url`; throws when it cannot be read. Reading throws at damaged gzip and past
+    /// `InputFile`'s limits (what the file may inflate to), after the whole records before them,
+    /// and at a record longer than `CatalogStream.longestRecord`.
     public init(url: URL) throws {
         let size = InputFile.regularFileSize(of: url) ?? 0
         stream = try DecompressedStream(url: url, limit: InputFile.inflationLimit(compressedBytes: size), pieceBytes: 1 << 18)
@@ -27,6 +28,8 @@ public final class CSVRecords {
                 return Self.trimmed(buffer[start..<(end - 1)])
             }
             if ended {
+                // Damaged gzip, or gzip past the limit: the whole records before it were read, the cut one is not.
+                if let damage = stream.damage { throw DecompressedStream.Failure(description: damage) }
                 guard start < buffer.count else { return nil }
                 defer { start = buffer.count }
                 return Self.trimmed(buffer[start...])

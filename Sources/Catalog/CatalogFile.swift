@@ -30,15 +30,11 @@ public enum CatalogFile {
         }
     }
 
-    /// Reads `data` with `reader` given its text (decompressed, without a byte-order mark); a
-    /// gzip bomb is the page's problem, and gzip damage too, after what came before it was read.
+    /// Reads `data` with `reader` given its text (decompressed, without a byte-order mark); gzip
+    /// damage, or gzip past the limit of what it may inflate to, is the page's problem, after
+    /// what came before it was read.
     static func read(_ data: Data, source: String, with reader: (Data) -> CatalogPage) -> CatalogPage {
-        let body: InputFile.Body
-        do {
-            body = try InputFile.body(of: data, source: source)
-        } catch {
-            return CatalogPage(problem: error.description)
-        }
+        let body = InputFile.body(of: data)
         var page = reader(withoutByteOrderMark(body.text))
         if let damage = body.damage {
             // The cause, before what the cut made of the text (a feature or row that ends too soon).

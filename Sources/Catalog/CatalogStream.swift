@@ -26,8 +26,9 @@ public enum CatalogStream {
             let stream = try DecompressedStream(url: url, limit: InputFile.inflationLimit(compressedBytes: size, maxBytes: maxBytes),
                                                 pieceBytes: pieceBytes)
             try reader.run(stream, source: source, chunkSize: chunkSize, deliver: deliver)
-            // What follows a FeatureCollection's end is read too (not kept): gzip damage there is said, as it is for a file read whole.
-            if reader.page.problem == nil { try stream.drain() }
+            // What follows is read too, not kept (after a FeatureCollection's end, or a problem that
+            // ended the reading): gzip damage anywhere is said, as for a file read whole.
+            try stream.drain()
             // Damaged gzip ends the text where the damage is; what came before is read, and the
             // damage is the cause to name (before what the cut made of the last record).
             if let damage = stream.damage { reader.page.problem = "\(source): \(damage)" }
@@ -182,7 +183,6 @@ private struct PieceReader {
         }
         var scan = ValueScan(inArray: layout.isCollection)
         var features = 0, scanned = 0, pieces = 0
-        var separated = false  // a record separator came: the rest is read as a text sequence
         var body: [UInt8] = []
         // A collection's pieces are cut where the reader stops: before the feature the text read so
         // far ends in, which the next piece reads whole. Scanning every byte for the features' ends
@@ -229,18 +229,18 @@ private struct PieceReader {
             // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
             let piece = read(piece: head, cut: cut, closed: layout.isCollection && (!final || scan.arrayEnd != nil),
                              continuing: !layout.isCollection && pieces > 1, goesOn: !layout.isCollection && !final,
-                             separated: separated, source: source, chunkSize: chunkSize, body: &body,
+                             source: source, chunkSize: chunkSize, body: &body,
                              origin: GeoJSONReader.Origin(feature: features, byte: base - head.count)) { events in
                 delivered += events.count
                 deliver(events)
             }
             features += delivered + piece.events.count + piece.rejects.count
             take(piece, deliver: deliver)
-            separated = separated || (!layout.isCollection && buffer[..<cut].contains(0x1E))
             if let end = scan.arrayEnd, piece.problem == nil { try readRest(stream, head: head, from: end, source: source, body: &body) }
             if final || piece.problem != nil { return }
-            // The rest starts after the comma between two features (or the blank after a sequence's Feature): scanned again from there.
-            drop(cut < buffer.count && buffer[cut] == 0x2C ? cut + 1 : cut)
+            // The rest starts after the comma between two features (or the line break after a sequence's Feature: a
+            // comma that starts the next line is its own, a broken record): scanned again from there.
+            drop(layout.isCollection && cut < buffer.count && buffer[cut] == 0x2C ? cut + 1 : cut)
             scanned = 0
             scan = ValueScan(inArray: layout.isCollection)
         }
@@ -256,7 +256,7 @@ extension PieceReader {
                                        body: inout [UInt8]) throws {
         drop(arrayEnd)
         // The `}` that closes the document is, to a scan from just after the `]`, the end of an array.
-        var scan = ValueScan(inArray: true)
+        var scan = ValueScan(inArray: true, closer: 0x7D)
         var scanned = 1
         while true {
             _ = scan.lastEnd(in: buffer, from: scanned)
@@ -283,13 +283,11 @@ extension PieceReader {
 
     /// Reads `head` and the buffer's first `cut` bytes (all of them when nil: a piece of a
     /// collection the reader cuts, `GeoJSONReader.read(body:…partial:)`), and `]}` when `closed`;
-    /// a piece of a sequence the file `goesOn` after ends at a record's end, and one of a text
-    /// sequence is `separated`.
+    /// a piece of a sequence the file `goesOn` after ends at a record's end.
     /// The piece is put together in `body`, kept for the whole file (a new buffer each time cost
     /// a fresh mapping and its page faults), and read in place.
     fileprivate func read(piece head: [UInt8], cut: Int? = nil, closed: Bool = false, continuing: Bool = false, goesOn: Bool = false,
-                          separated: Bool = false, source: String,
-                          chunkSize: Int, body: inout [UInt8], origin: GeoJSONReader.Origin,
+                          source: String, chunkSize: Int, body: inout [UInt8], origin: GeoJSONReader.Origin,
                           deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         body.removeAll(keepingCapacity: true)
         body.append(contentsOf: head)
@@ -298,7 +296,7 @@ extension PieceReader {
         return body.withUnsafeMutableBytes { bytes in
             let text = bytes.baseAddress.map { Data(bytesNoCopy: $0, count: bytes.count, deallocator: .none) } ?? Data()
             return GeoJSONReader.read(body: text, source: source, chunkSize: chunkSize, origin: origin, continuing: continuing,
-                                      partial: cut == nil, goesOn: goesOn, separated: separated, events: deliver)
+                                      partial: cut == nil, goesOn: goesOn, events: deliver)
         }
     }
 }

@@ -13,7 +13,8 @@ final class DecompressedStream {
     }
 
     private let descriptor: Int32
-    private let path: String
+    /// The file's size as stored, when it is gzip (for the damage of passing the limit).
+    private let compressedBytes: Int?
     /// Set when the file is gzip.
     private let gzip: Gzip.Decompressor?
     private let output: UnsafeMutableRawBufferPointer
@@ -27,13 +28,15 @@ final class DecompressedStream {
     /// does: what came before is read).
     private(set) var damage: String?
 
-    /// Opens the file at `url`, which may decompress to at most `limit` bytes.
+    /// Opens the file at `url`, which may decompress to at most `limit` bytes: gzip that inflates
+    /// to more is read up to there, and that is its damage (as `InputFile.body` reads it).
     init(url: URL, limit: Int, pieceBytes: Int) throws {
-        path = url.path
         descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(description: "cannot read it: \(String(cString: strerror(errno)))") }
         var magic: (UInt8, UInt8) = (0, 0)
         let compressed = pread(descriptor, &magic, 2, 0) == 2 && Gzip.isCompressed(Data([magic.0, magic.1]))
+        var status = stat()
+        compressedBytes = compressed && fstat(descriptor, &status) == 0 ? Int(status.st_size) : nil
         do {
             gzip = compressed ? try Gzip.Decompressor() : nil
         } catch {
@@ -52,12 +55,13 @@ final class DecompressedStream {
     }
 
     /// Appends the next piece of the file's bytes to `buffer`; false once the file has ended,
-    /// or its gzip met damage (see `damage`). Throws when the file cannot be read or it passes the limit.
+    /// or its gzip met damage or the limit (see `damage`). Throws when the file cannot be read
+    /// or, plain, grows past the limit as it is read.
     func append(to buffer: inout [UInt8]) throws -> Bool {
         do {
             return try appendPiece(to: &buffer)
         } catch let failure as Gzip.Failure {
-            damage = "\(failure.description); read up to there (\(Format.bytes(total)) of text)"
+            damage = InputFile.readUpToDamage(failure, text: total)
             inputEnded = true
             return false
         }
@@ -99,16 +103,20 @@ final class DecompressedStream {
         while try append(to: &rest) { rest.removeAll(keepingCapacity: true) }
     }
 
+    /// Appends the first `count` bytes of the output to `buffer`, up to the limit.
     private func take(_ count: Int, into buffer: inout [UInt8]) throws -> Bool {
+        let room = limit - total
+        guard count <= room else {
+            guard let compressedBytes else {
+                throw Failure(description: "more than \(Format.bytes(limit)) (--max-file-size): the file grew as it was read; not read further")
+            }
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: output[..<room]))
+            total = limit
+            damage = InputFile.overInflation(compressedBytes: compressedBytes, limit: limit)
+            return room > 0
+        }
         total += count
-        try checkLimit()
         buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: output[..<count]))
         return true
-    }
-
-    private func checkLimit() throws {
-        guard total <= limit else {
-            throw Failure(description: "\(path): more than \(Format.bytes(limit)) once decompressed (at most \(InputFile.inflationRatio) times its size, and --max-file-size); not read further")
-        }
     }
 }

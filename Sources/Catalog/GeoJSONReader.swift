@@ -49,15 +49,13 @@ public enum GeoJSONReader {
     /// the next piece (`CatalogPage.unread` says where it starts), and once the features array
     /// ends, the rest of the document is not read. A piece of a sequence cut at a record's end
     /// that the file goes on after (`goesOn`) has no last record to be truncated: a broken record
-    /// reaching its end is rejected as broken, as the record before a separator is; one of a text
-    /// sequence (`separated`: a record separator came before it) is read as one.
+    /// reaching its end is rejected as broken, as the record before a separator is.
     static func read(body: Data, source: String, chunkSize: Int, origin: Origin, continuing: Bool = false, partial: Bool = false,
-                     goesOn: Bool = false, separated: Bool = false, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
+                     goesOn: Bool = false, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         withoutActuallyEscaping(deliver) { deliver in
             JSONParser.withParser(body) { parser in
                 parser.reportedBase = origin.byte
-                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin, partial: partial, goesOn: goesOn,
-                                     separated: separated)
+                let chunk = Chunking(size: Swift.max(chunkSize, 1), deliver: deliver, origin: origin, partial: partial, goesOn: goesOn)
                 guard continuing else { return readDocument(&parser, source: source, chunk: chunk) }
                 var page = CatalogPage()
                 readSequence(&parser, into: &page, source: source, chunk: chunk)
@@ -75,13 +73,18 @@ public enum GeoJSONReader {
         let partial: Bool
         /// The text is a piece of a sequence that the file goes on after (see `read(body:…)`).
         let goesOn: Bool
-        /// The text is a piece of a text sequence (see `read(body:…)`).
-        let separated: Bool
 
         /// "feature N (byte B)" of the file.
         func position(_ index: Int, byte: Int) -> String { "feature \(origin.feature + index) (byte \(origin.byte + byte))" }
         func feature(_ index: Int) -> Int { origin.feature + index }
         func byte(_ offset: Int) -> Int { origin.byte + offset }
+
+        /// The problem of a file that ends before feature `index` of the piece (after the one before
+        /// it, or where the first would start), at byte `offset`.
+        func truncated(before index: Int, at offset: Int, source: String) -> String {
+            let first = feature(index) == 0
+            return "\(source): truncated \(first ? "before the first feature" : "after feature \(feature(index - 1))") at byte \(byte(offset))"
+        }
 
         /// The problem of a file that ends inside feature `index` of the piece, at byte `offset`.
         func truncated(inside index: Int, at offset: Int, source: String) -> String {
@@ -156,7 +159,9 @@ public enum GeoJSONReader {
         } else if page.problem == nil && !chunk.partial && parser.peek() != nil {
             page.problem = trailingContent(atByte: parser.reportedBase + parser.offset, source: source)
         }
-        if let metadata = page.metadata, let status = metadata.status, status != 200 {
+        // A piece the file goes on after does not say it: the events after it stand as they do in
+        // a file read whole, and the piece that ends the file says it.
+        if !chunk.partial, let metadata = page.metadata, let status = metadata.status, status != 200 {
             page.problem = "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
         }
         return page
@@ -176,8 +181,14 @@ public enum GeoJSONReader {
         if parser.peek() == 0x5D { parser.offset += 1; return true }
         var index = 0
         while true {
-            _ = parser.peek()
+            let first = parser.peek()
             let start = parser.offset
+            // Blanks to the end, where a feature should start: the page ends between features, no feature is cut.
+            guard first != nil else {
+                if chunk.partial { page.unread = start; return false }
+                page.problem = chunk.truncated(before: index, at: start, source: source)
+                return false
+            }
             do {
                 let result = try FeatureMapping.event(from: &parser)
                 let end = parser.offset
@@ -205,7 +216,7 @@ public enum GeoJSONReader {
             }
             index += 1
             guard let next = parser.peek() else {
-                page.problem = "\(source): truncated after feature \(chunk.feature(index - 1)) at byte \(chunk.byte(parser.offset))"
+                page.problem = chunk.truncated(before: index, at: parser.offset, source: source)
                 return false
             }
             parser.offset += 1
@@ -218,19 +229,15 @@ public enum GeoJSONReader {
     private static let recordSeparator: UInt8 = 0x1E
 
     /// Reads Features one after another, separated by blanks, newlines or record separators,
-    /// to the end. A broken one is a reject, and reading goes on at the next record: in a text
-    /// sequence at the next record separator (no JSON text holds one); otherwise after the
-    /// broken Feature found by bracket matching, on the next line, or, when its brackets never
-    /// close (an unbalanced `{` or `"`), on the next line after its start. Only a broken last
-    /// record, whose brackets the end of the file cuts, makes the file damaged (truncated).
+    /// to the end. A broken one is a reject, and reading goes on at the next record: after the
+    /// first line break outside its strings and brackets, or record separator (no JSON text holds
+    /// one raw), or, when its brackets never close, on the next line after its start (see
+    /// `skipBroken`). Only a broken last record that the end of the file cuts inside its
+    /// brackets or a string makes the file damaged (truncated).
     private static func readSequence(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {
         var index = 0
-        var separated = chunk.separated  // a text sequence: records begin with a record separator
         while true {
-            while parser.peek() == recordSeparator {
-                parser.offset += 1
-                separated = true
-            }
+            while parser.peek() == recordSeparator { parser.offset += 1 }
             guard parser.peek() != nil else { return }
             let start = parser.offset
             let position = chunk.position(index, byte: start)
@@ -239,7 +246,7 @@ public enum GeoJSONReader {
                 accept(result, position: position, raw: { parser.text(start..<parser.offset) }, into: &page)
                 chunk.flushIfFull(&page)
             } catch let error as JSONParser.SyntaxError {
-                guard skipBroken(&parser, from: start, separated: separated, goesOn: chunk.goesOn) else {
+                guard skipBroken(&parser, from: start, goesOn: chunk.goesOn) else {
                     page.rejects.append(Reject(position: position, reason: "the file ends inside this feature (truncated): \(error.message)",
                                                raw: parser.text(start..<parser.offset)))
                     page.problem = chunk.truncated(inside: index, at: parser.offset, source: source)
@@ -254,25 +261,21 @@ public enum GeoJSONReader {
         }
     }
 
-    /// Moves past the broken record starting at `start` of a sequence (text sequence:
-    /// `separated`), to the separator where the next one starts (see `readSequence`), always
-    /// onwards: a stray `}` where a feature should start ends a bracket match where it began.
-    /// False when the record is the last and the end of the text cuts it (truncated), unless
-    /// the text is a piece the file `goesOn` after.
-    private static func skipBroken(_ parser: inout JSONParser, from start: Int, separated: Bool, goesOn: Bool) -> Bool {
-        let separator = separated ? recordSeparator : 0x0A
-        if !separated && parser.skipElement(from: start) {
-            parser.skip(toNext: separator, after: start)
+    /// Moves past the broken record starting at `start` of a sequence, to where it ends: the
+    /// first line break outside strings and brackets, or record separator, after its start (where
+    /// `ValueScan` cuts a big file into pieces: the same place whether the file is read whole or
+    /// in pieces). When the text has none, the record is its first line and reading goes on at the
+    /// next. False when that line is the last of the text and the text ends inside the record's
+    /// brackets or a string (truncated), unless the text is a piece the file `goesOn` after.
+    private static func skipBroken(_ parser: inout JSONParser, from start: Int, goesOn: Bool) -> Bool {
+        var scan = ValueScan(inArray: false)
+        if let end = scan.firstEnd(in: parser.bytes, from: start) {
+            parser.offset = end - 1
             return true
         }
         parser.offset = start
-        parser.skip(toNext: separator, after: start)
-        if !parser.atEnd || goesOn { return true }
-        // The last record: broken where its brackets close, else cut by the end of the text.
-        let end = parser.offset
-        let closes = separated && parser.skipElement(from: start)
-        parser.offset = end
-        return closes
+        parser.skip(toNext: 0x0A, after: start)
+        return !parser.atEnd || goesOn || !scan.isOpen
     }
 
     private static func readSingleFeature(_ parser: inout JSONParser, into page: inout CatalogPage, source: String, chunk: Chunking) {

@@ -324,6 +324,9 @@ struct JSONParser {
     /// From the start of a damaged array element, moves past it by bracket
     /// matching (string-aware) and stops at the ',' or ']' that ends it.
     /// Returns false when the input ends first (the page is truncated).
+    /// A line break ends a string, escaped or not: no JSON string holds one, so a string that
+    /// reaches one is broken there (else a quote missing on one line would turn every string
+    /// after it inside out), as `ValueScan`, which cuts a big file into pieces, ends it.
     mutating func skipElement(from start: Int) -> Bool {
         offset = start
         var depth = 0
@@ -331,7 +334,13 @@ struct JSONParser {
         while offset < bytes.count {
             let c = bytes[offset]
             if inString {
-                if c == 0x5C { offset += 1 } else if c == 0x22 { inString = false }
+                if c == 0x0A {
+                    inString = false
+                } else if c == 0x5C {
+                    if offset + 1 < bytes.count && bytes[offset + 1] != 0x0A { offset += 1 }
+                } else if c == 0x22 {
+                    inString = false
+                }
             } else {
                 switch c {
                 case 0x22: inString = true

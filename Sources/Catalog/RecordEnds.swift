@@ -4,11 +4,22 @@ import Foundation
 /// or values one after another, outside strings.
 struct ValueScan {
     let inArray: Bool
+    /// The byte that closes the array at depth 0: `]`, or `}` for a scan of the members after a
+    /// FeatureCollection's features, to the `}` that closes the document.
+    let closer: UInt8
     private var depth = 0, inString = false, escaped = false
-    /// The offset of the array's `]`, once seen.
+    /// Something other than blanks came since the array's last comma (or the scan's start).
+    private var elementSeen = false
+    /// The offset of the array's `]` (its `closer`), once seen.
     private(set) var arrayEnd: Int?
 
-    init(inArray: Bool) { self.inArray = inArray }
+    init(inArray: Bool, closer: UInt8 = 0x5D) {
+        self.inArray = inArray
+        self.closer = closer
+    }
+
+    /// True when the bytes scanned so far end inside a string or brackets.
+    var isOpen: Bool { depth > 0 || inString }
 
     /// The end of the last whole value in `bytes` scanned from `start` (state kept between
     /// calls): for an array, the offset of the comma after it; else just after its last byte.
@@ -16,25 +27,44 @@ struct ValueScan {
         bytes.withUnsafeBufferPointer { lastEnd(in: $0, from: start) }
     }
 
+    /// For a sequence's records: just after the first place from `start` where one ends (a line
+    /// break outside strings and brackets, or a record separator anywhere), or nil. The reader
+    /// ends a broken record there (`GeoJSONReader`), where a big file read in pieces is cut.
+    mutating func firstEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        lastEnd(in: bytes, from: start, firstOnly: true)
+    }
+
     /// Every byte of a file goes through here once: outside strings byte by byte, inside them
     /// from quote to quote (`memchr`), a quote escaped when an odd run of backslashes precedes it.
-    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    private mutating func lastEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, firstOnly: Bool = false) -> Int? {
         guard let base = bytes.baseAddress else { return nil }
         let count = bytes.count
         var last: Int?
         var i = start
-        while i < count && arrayEnd == nil {
+        while i < count && arrayEnd == nil && !(firstOnly && last != nil) {
             if inString {
                 if escaped {
                     escaped = false
-                    i += 1
-                    continue
+                    // A backslash escapes neither a line break nor, in a sequence, a record separator: those end the string.
+                    if base[i] != 0x0A && (inArray || base[i] != 0x1E) {
+                        i += 1
+                        continue
+                    }
                 }
                 let quote = memchr(base + i, 0x22, count - i)
+                // A line break ends a string, escaped or not (no JSON string holds one raw), as the
+                // reader's bracket matching ends it (`JSONParser.skipElement`): read on from it as outside strings.
+                let newline = memchr(base + i, 0x0A, (quote.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count) - i)
+                let stringEnd = (newline ?? quote).map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count
                 // A record separator in a sequence ends any record, even inside a string (no JSON text
                 // holds one raw): a record with an unclosed string or bracket ends there, as the reader ends it.
-                if !inArray, let separator = memchr(base + i, 0x1E, (quote.map { base.distance(to: $0.assumingMemoryBound(to: UInt8.self)) } ?? count) - i) {
+                if !inArray, let separator = memchr(base + i, 0x1E, stringEnd - i) {
                     i = base.distance(to: separator.assumingMemoryBound(to: UInt8.self))
+                    inString = false
+                    continue
+                }
+                if let newline {
+                    i = base.distance(to: newline.assumingMemoryBound(to: UInt8.self))
                     inString = false
                     continue
                 }
@@ -49,18 +79,26 @@ struct ValueScan {
                 i = q + 1
                 continue
             }
-            switch base[i] {
+            let byte = base[i]
+            if inArray && !(byte == 0x2C && depth == 0) && byte != 0x20 && byte != 0x0A && byte != 0x0D && byte != 0x09 { elementSeen = true }
+            switch byte {
             case 0x22: inString = true
             case 0x7B, 0x5B: depth += 1
             case 0x7D, 0x5D:
-                if depth == 0 && inArray {
+                if depth == 0 && inArray && byte == closer {
                     arrayEnd = i
                 } else if depth > 0 {
                     depth -= 1
                 }
                 // A stray closer between a sequence's records is part of a broken record (the
-                // reader rejects it), not a fall below zero that would make the rest one record.
-            case 0x2C where depth == 0 && inArray: last = i
+                // reader rejects it), not a fall below zero that would make the rest one record;
+                // one of the other kind between an array's elements is where the reader stops
+                // (`{"features":[1 }` is broken at its `}`), not the array's end (found by Scripts/fuzz).
+            // A comma after an empty element is not an end: a piece cut there would end `,]` where
+            // the file has `,,`, and the reader would find `]` where reading whole finds `,`.
+            case 0x2C where depth == 0 && inArray:
+                if elementSeen { last = i }
+                elementSeen = false
             // A sequence's records end with a line outside any value: the reader goes on at the next
             // line after a broken one, so pieces end where lines do; and after a record separator, at
             // any depth (the reader ends a broken record of a text sequence at the next one).

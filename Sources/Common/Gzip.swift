@@ -96,7 +96,8 @@ public enum Gzip {
         return Data(bytesNoCopy: text, count: size, deallocator: .free)
     }
 
-    /// Decompresses `data` onto the end of `output`, all of it or up to the damage (then throws).
+    /// Decompresses `data` onto the end of `output`, all of it, or up to the damage or the
+    /// first `limit` bytes of output (then throws).
     private static func inflate(_ data: Data, limit: Int, into output: inout Data) throws {
         let decompressor = try Decompressor()
         decompressor.feed(data)
@@ -104,8 +105,9 @@ public enum Gzip {
         while true {
             let produced = try buffer.withUnsafeMutableBytes { try decompressor.read(into: $0) }
             if produced == 0 { break }
-            guard output.count + produced <= limit else { throw SizeLimitExceeded(limit: limit) }
-            output.append(contentsOf: buffer[..<produced])
+            let room = limit - output.count
+            output.append(contentsOf: buffer[..<min(produced, room)])
+            guard produced <= room else { throw SizeLimitExceeded(limit: limit) }
         }
         try decompressor.finish()
     }
@@ -118,18 +120,16 @@ public enum Gzip {
     /// Decompresses gzip data as far as it goes, as `gzip -d` does with a damaged file: a
     /// truncated download gives the text up to the cut, bytes after the last member that start
     /// none are left out. Returns that text and, when the data was damaged, what was wrong
-    /// (nil for sound data). Only a gzip bomb throws (`SizeLimitExceeded`): its output is
-    /// never held.
-    public static func salvage(_ data: Data, limit: Int = .max) throws(SizeLimitExceeded) -> (text: Data, damage: String?) {
+    /// (nil for sound data). A gzip bomb gives its first `limit` bytes of text, and
+    /// `SizeLimitExceeded` as the damage: cut as it inflates, never held whole.
+    public static func salvage(_ data: Data, limit: Int = .max) -> (text: Data, damage: (any Error)?) {
         if let whole = inflateWhole(data, limit: limit) { return (whole, nil) }
         var output = Data()
         do {
             try inflate(data, limit: limit, into: &output)
             return (output, nil)
-        } catch let bomb as SizeLimitExceeded {
-            throw bomb
         } catch {
-            return (output, "\(error); read up to there (\(Format.bytes(output.count)) of text)")
+            return (output, error)
         }
     }
 

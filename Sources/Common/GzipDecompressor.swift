@@ -43,6 +43,9 @@ extension Gzip {
         private var consumed = 0
         /// The last inflate filled the whole output buffer, so zlib may hold more output.
         private var outputPending = false
+        /// Damage met by an inflate that wrote output first: that output is handed out, and the
+        /// next read throws this (the text before the damage is the same whatever the buffer's size).
+        private var damage: Failure?
 
         /// Starts a decompressor; throws when zlib cannot start.
         public init() throws {
@@ -69,6 +72,7 @@ extension Gzip {
         /// Decompresses into `buffer`; returns how many bytes it wrote, 0 once the input fed so far is used up.
         public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
             precondition(!buffer.isEmpty, "Gzip.Decompressor: read into an empty buffer")
+            if let damage { throw damage }
             while consumed < input.count || outputPending {
                 switch position {
                 case .start:
@@ -127,7 +131,12 @@ extension Gzip {
                 break   // needs more input than it has been fed
             default:
                 let message = stream.pointee.msg.map { String(cString: $0) } ?? "code \(status)"
-                throw Failure(description: "gzip: corrupt data (\(message))")
+                let failure = Failure(description: "gzip: corrupt data (\(message))")
+                // The damage may be found in the call that wrote the text before it (a wrong
+                // check value always is, after the whole member's text): that text is read first.
+                guard produced > 0 else { throw failure }
+                damage = failure
+                outputPending = false
             }
             return produced
         }

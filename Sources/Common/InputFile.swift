@@ -118,17 +118,29 @@ public enum InputFile {
     }
 
     /// `data` decompressed when it is gzip (within `inflationLimit`), unchanged otherwise.
-    /// A gzip file past the limit is a `Problem` naming `source`; damaged gzip gives what it
-    /// holds up to the damage, and the damage (`Gzip.salvage`: a truncated download keeps the
-    /// events before the cut, as `gzip -d` would).
-    public static func body(of data: Data, source: String, maxBytes: Int = defaultMaxBytes) throws(Problem) -> Body {
+    /// Damaged gzip gives what it holds up to the damage, and the damage (`Gzip.salvage`: a
+    /// truncated download keeps the events before the cut, as `gzip -d` would); so does gzip
+    /// that inflates past the limit, up to the limit (`CatalogStream` reads a big file so: the
+    /// same bytes give the same text, read whole or a piece at a time).
+    public static func body(of data: Data, maxBytes: Int = defaultMaxBytes) -> Body {
         guard Gzip.isCompressed(data) else { return Body(text: data) }
         let limit = inflationLimit(compressedBytes: data.count, maxBytes: maxBytes)
-        do {
-            let (text, damage) = try Gzip.salvage(data, limit: limit)
-            return Body(text: text, damage: damage)
-        } catch {
-            throw Problem(description: "\(source): a gzip file of \(Format.bytes(data.count)) that inflates to more than \(Format.bytes(limit)) (at most \(inflationRatio) times its size, and --max-file-size); not read")
+        let (text, damage) = Gzip.salvage(data, limit: limit)
+        switch damage {
+        case nil: return Body(text: text)
+        case is Gzip.SizeLimitExceeded: return Body(text: text, damage: overInflation(compressedBytes: data.count, limit: limit))
+        case let damage?: return Body(text: text, damage: readUpToDamage(damage, text: text.count))
         }
+    }
+
+    /// The damage of gzip of `compressedBytes` that inflates past `limit`, whose text is read up to there.
+    public static func overInflation(compressedBytes: Int, limit: Int) -> String {
+        "a gzip file of \(Format.bytes(compressedBytes)) that inflates to more than \(Format.bytes(limit)) "
+            + "(at most \(inflationRatio) times its size, and --max-file-size); read up to there"
+    }
+
+    /// The damage `failure` of gzip whose text is read up to there, `text` bytes.
+    public static func readUpToDamage(_ failure: any Error, text: Int) -> String {
+        "\(failure); read up to there (\(Format.bytes(text)) of text)"
     }
 }

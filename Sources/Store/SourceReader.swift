@@ -146,19 +146,7 @@ final class SourceReader: @unchecked Sendable {
         } catch {
             return put(.source(.unreadable(source, message: error.description)), lookahead: lookahead)
         }
-        let body: InputFile.Body
-        do {
-            body = try InputFile.body(of: data, source: source.name, maxBytes: source.maxBytes)
-        } catch {
-            // A gzip bomb: recorded as a damaged source, with the reason, and never inflated again.
-            let sha256 = source.sha256 ?? SHA256.hex(data)
-            if seen.contains(sha256) {
-                return put(.source(.alreadyIndexed(source, earlierInRun: !known.contains(sha256))), lookahead: lookahead)
-            }
-            seen.insert(sha256)
-            return put(.source(.read(source, sha256: sha256)), lookahead: lookahead)
-                && put(.part(.end(SourceEnd(rejects: [], problem: error.description, excerpt: ""))), lookahead: lookahead)
-        }
+        let body = InputFile.body(of: data, maxBytes: source.maxBytes)
         // Damaged gzip counts by its bytes as stored: the same text may come whole in a sound file later.
         let sha256 = source.sha256 ?? (body.damage == nil ? SHA256.hex(body.text) : SHA256.hex(data))
         if seen.contains(sha256) {

@@ -11,12 +11,17 @@ import TestSupport
 @Suite struct CatalogStreamTests {
     static let pieceSizes = [97, 4096, 1 << 20]
 
-    /// Reads `url` whole and streamed in each piece size; expects the same outcome.
-    static func expectSameAsWhole(_ url: URL, _ comment: String) throws {
-        let whole = CatalogFile.read(url)
+    /// Reads `url` whole (its text, then the text read, as `index` reads a file under 8 MB) and
+    /// streamed in each piece size, within `maxBytes`; expects the same outcome, and returns it.
+    @discardableResult
+    static func expectSameAsWhole(_ url: URL, _ comment: String, maxBytes: Int = InputFile.defaultMaxBytes,
+                                  pieceSizes: [Int] = pieceSizes) throws -> CatalogPage {
+        let body = InputFile.body(of: try Data(contentsOf: url), maxBytes: maxBytes)
+        var whole = CatalogFile.read(body.text, source: url.path)
+        if let damage = body.damage { whole.problem = "\(url.path): \(damage)" }
         for piece in pieceSizes {
             var events: [QuakeEvent] = []
-            let streamed = CatalogStream.read(url, source: url.path, pieceBytes: piece, chunkSize: 50) { events += $0 }
+            let streamed = CatalogStream.read(url, source: url.path, maxBytes: maxBytes, pieceBytes: piece, chunkSize: 50) { events += $0 }
             events += streamed.events
             let firstDifference = zip(events, whole.events).enumerated().first { $0.element.0 != $0.element.1 }?.offset
             #expect(events.count == whole.events.count && firstDifference == nil,
@@ -26,12 +31,25 @@ import TestSupport
             #expect(streamed.rejects.map(\.raw) == whole.rejects.map(\.raw), "\(comment), pieces of \(piece) B")
             #expect(streamed.problem == whole.problem, "\(comment), pieces of \(piece) B")
         }
+        return whole
     }
 
     @Test(arguments: ["feed-all_week-2020-06.geojson.gz", "query-m4.5-2020-2024-antimeridian-window.geojson.gz",
                       "query-m6-1973-2023.csv.gz", "feed-2.5_month-2019-07.csv.gz"])
     func realFilesReadAlike(name: String) throws {
         try Self.expectSameAsWhole(TestData.usgs(name), name)
+    }
+
+    /// Every file of the bad-input corpus (Tests/BadInput, which `BadInputTests` indexes whole)
+    /// reads the same a piece at a time: its cases hold for both ways of reading, whichever
+    /// one the fuzzer found them in (`stray-brace.geojson`: a `}` between features once ended
+    /// the features array of a file read in pieces, and its members were read again).
+    @Test func theBadInputCorpusReadsAlike() throws {
+        let corpus = TestData.projectRoot.appendingPathComponent("Tests/BadInput")
+        for name in try FileManager.default.contentsOfDirectory(atPath: corpus.path).sorted() where name != "README.md" {
+            // The gzip bomb inflates to 64 MB: 700,000 pieces of 97 bytes.
+            try Self.expectSameAsWhole(corpus.appendingPathComponent(name), name, pieceSizes: name.hasPrefix("gzip-bomb") ? [1 << 20] : Self.pieceSizes)
+        }
     }
 
     /// A symbolic link is read as the file it names, within the file's limits: from the link's own
@@ -57,8 +75,11 @@ import TestSupport
         let sample = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz"))), as: UTF8.self)
         let csv = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("query-m6-1973-2023.csv.gz"))), as: UTF8.self)
         let features = try #require(sample.range(of: "\"features\":["))
+        // Between two features, after the comma and the line break: no feature is cut.
+        let between = try #require(sample.range(of: "},\n{\"type\":\"Feature\"", range: sample.index(sample.startIndex, offsetBy: sample.count / 3)..<sample.endIndex))
         var cases: [(String, String)] = [
             ("truncated.geojson", String(sample.prefix(sample.count * 2 / 3))),
+            ("cut-between-features.geojson", String(sample[..<sample.index(between.lowerBound, offsetBy: 3)])),
             ("broken-feature.geojson", sample.replacingOccurrences(of: "\"mag\":", with: "\"mag\"::", options: [], range: sample.range(of: "\"mag\":"))),
             // Rejected features (an impossible time) with blanks before the comma after them.
             ("rejects-and-blanks.geojson", sample.replacingOccurrences(of: "\"time\":", with: "\"time\":1e300,\"was\":")
@@ -96,7 +117,11 @@ import TestSupport
         for (name, text) in cases {
             let url = directory.url.appendingPathComponent(name)
             try Data(text.utf8).write(to: url)
-            try Self.expectSameAsWhole(url, name)
+            let whole = try Self.expectSameAsWhole(url, name)
+            if name == "cut-between-features.geojson" {
+                // Once "page ends inside this feature" of a feature that is not there, its text empty.
+                #expect(whole.rejects.isEmpty && whole.problem?.contains("truncated after feature") == true, "\(whole.rejects.map(\.reason)), \(whole.problem ?? "")")
+            }
         }
     }
 
@@ -130,20 +155,23 @@ import TestSupport
 
     /// Damaged gzip (a download cut short, bytes after the last member) is read up to the damage,
     /// as `gzip -d` reads it, whole and streamed alike: the events before it are kept and the
-    /// damage is the file's problem.
+    /// damage is the file's problem. A wrong check value is met after the whole text: all of it is read.
     @Test func damagedGzipIsReadUpToTheDamage() throws {
         let directory = TemporaryDirectory("catalog-stream")
         for name in ["feed-all_week-2020-06.geojson.gz", "query-m6-1973-2023.csv.gz"] {
             let gzip = try Data(contentsOf: TestData.usgs(name))
             let sound = CatalogFile.read(TestData.usgs(name)).events
+            var wrongChecksum = gzip
+            wrongChecksum[wrongChecksum.count - 6] ^= 0xff  // the CRC: the text is whole, its check is not
             let cases = [("cut-" + name, gzip.prefix(gzip.count * 2 / 3), "gzip: data is truncated"),
-                         ("trailing-" + name, gzip + Data("<html>502 Bad Gateway</html>".utf8), "start no gzip member")]
+                         ("trailing-" + name, gzip + Data("<html>502 Bad Gateway</html>".utf8), "start no gzip member"),
+                         ("crc-" + name, wrongChecksum, "incorrect data check")]
             for (file, bytes, damage) in cases {
                 let url = directory.url.appendingPathComponent(file)
                 try bytes.write(to: url)
                 let whole = CatalogFile.read(url)
                 #expect(whole.problem?.hasPrefix("\(url.path): ") == true && whole.problem?.contains(damage) == true, "\(file): \(whole.problem ?? "no problem")")
-                if file.hasPrefix("trailing") {
+                if !file.hasPrefix("cut") {
                     #expect(whole.events == sound, "\(file): \(whole.events.count) of \(sound.count) events")
                 } else {
                     #expect(whole.events.count > sound.count / 2 && whole.events == Array(sound.prefix(whole.events.count)),
@@ -152,5 +180,34 @@ import TestSupport
                 try Self.expectSameAsWhole(url, file)
             }
         }
+        // Damage after a problem that ends the reading (the features array broken early): the
+        // damage is the file's problem, whole and streamed alike (the stream once stopped at the
+        // problem and named it, the damage unread: found by Scripts/fuzz geojson).
+        let sample = try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz")))
+        let text = String(decoding: sample, as: UTF8.self)
+        let comma = try #require(text.range(of: "},\n{", range: text.index(text.startIndex, offsetBy: 5_000)..<text.endIndex))
+        var broken = try Gzip.compress(Data(text.replacingCharacters(in: comma, with: "}5\n{").utf8))
+        broken[broken.count - 6] ^= 0xff  // the CRC
+        let url = directory.url.appendingPathComponent("broken-then-damaged.geojson.gz")
+        try broken.write(to: url)
+        let whole = try Self.expectSameAsWhole(url, "broken, then damaged")
+        #expect(whole.problem == "\(url.path): gzip: corrupt data (incorrect data check); read up to there (\(Format.bytes(sample.count)) of text)",
+                "\(whole.problem ?? "no problem")")
+    }
+
+    /// gzip that inflates past its limit (50 times its size with a 64 MB floor, within
+    /// --max-file-size) is read up to the limit, whole and streamed alike: the events before it
+    /// kept, the one it cuts rejected, the limit the file's problem. (Once a file read whole was
+    /// refused with nothing read, and the same file read in pieces kept the events before the
+    /// limit, and named the file twice: found by Scripts/fuzz geojson.)
+    @Test func gzipPastTheLimitIsReadUpToTheLimit() throws {
+        let url = TestData.usgs("feed-all_week-2020-06.geojson.gz")
+        let whole = try Self.expectSameAsWhole(url, "a 1 MB limit", maxBytes: 1 << 20)
+        let size = try #require(InputFile.regularFileSize(of: url))
+        #expect(whole.problem == "\(url.path): a gzip file of \(Format.bytes(size)) that inflates to more than 1.0 MB "
+                + "(at most 50 times its size, and --max-file-size); read up to there", "\(whole.problem ?? "no problem")")
+        let all = CatalogFile.read(url).events
+        #expect(whole.events.count > 100 && whole.events.count < all.count && whole.events == Array(all.prefix(whole.events.count)))
+        #expect(whole.rejects.count == 1 && whole.rejects.first?.reason.contains("truncated") == true)
     }
 }
