@@ -18,13 +18,12 @@ struct BundleHTTPHandler: HTTPHandler {
     /// The files served from the binary, encoded once (MapLibre GL JS is a megabyte).
     private static let javascript = Data(MapLibreGL.javascript.utf8)
     private static let stylesheet = Data(MapLibreGL.stylesheet.utf8)
-    private static let basemap = Data(Basemap.countries.utf8)
 
     /// Files of the bundle served as they are.
     static let plainFiles: [String: String] = [
         "manifest.json": "application/json", "timeline.json": "application/json", "preview.html": "text/html; charset=utf-8",
         "quakes.pmtiles": "application/octet-stream", "quakes.mbtiles": "application/octet-stream", "quakes.sqlite": "application/octet-stream",
-        "recent.geojson": "application/geo+json",
+        "recent.geojson": "application/geo+json", "land.geojson": "application/geo+json", "plate-boundaries.geojson": "application/geo+json",
     ]
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -53,8 +52,6 @@ struct BundleHTTPHandler: HTTPHandler {
             return Self.body(Self.javascript, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
         case "/maplibre-gl.css":
             return Self.body(Self.stylesheet, type: "text/css; charset=utf-8", cache: "public, max-age=86400")
-        case "/basemap.json":
-            return Self.body(Self.basemap, type: "application/json", cache: "public, max-age=86400")
         case "/style.json":
             let archive = try archives.archive(for: bundle)
             return Self.body(try ServeStyle.rewrite(bundle.appendingPathComponent("style.json"), host: request.headers[.host] ?? "127.0.0.1",

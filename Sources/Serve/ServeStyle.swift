@@ -1,8 +1,8 @@
 import Foundation
 
 /// The bundle's `style.json` as `serve` hands it to the browser: the `quakes` source points
-/// at this server's tiles, the `recent` source (if any) at its `recent.geojson`, everything
-/// else as the bundle wrote it.
+/// at this server's tiles, each GeoJSON source that names a file of the bundle (`recent`,
+/// `land`, `plates`) at that file here, everything else as the bundle wrote it.
 enum ServeStyle {
     static func rewrite(_ file: URL, host: String, minZoom: Int, maxZoom: Int) throws -> Data {
         guard var style = try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any],
@@ -11,9 +11,11 @@ enum ServeStyle {
         }
         sources["quakes"] = ["type": "vector", "tiles": ["http://\(host)/tiles/{z}/{x}/{y}.pbf"], "minzoom": minZoom, "maxzoom": maxZoom,
                              "attribution": "Earthquakes: U.S. Geological Survey, ComCat"] as [String: Any]
-        if var recent = sources["recent"] as? [String: Any], let file = recent["data"] as? String {
-            recent["data"] = "http://\(host)/\(file)"
-            sources["recent"] = recent
+        for (name, value) in sources {
+            guard var source = value as? [String: Any], source["type"] as? String == "geojson", let file = source["data"] as? String,
+                  BundleHTTPHandler.plainFiles[file] != nil else { continue }
+            source["data"] = "http://\(host)/\(file)"
+            sources[name] = source
         }
         style["sources"] = sources
         return try JSONSerialization.data(withJSONObject: style, options: [.sortedKeys])

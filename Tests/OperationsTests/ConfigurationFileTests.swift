@@ -36,6 +36,7 @@ import TestSupport
           keep: 5
           since: 2024-03-01
           min_magnitude: 3
+          basemap: none
         """
 
     @Test func everyKeyLandsInItsOption() throws {
@@ -59,6 +60,7 @@ import TestSupport
         #expect(c.export.keep == 5)
         #expect(c.export.selection.since == ISOTime.parse("2024-03-01"))
         #expect(c.export.selection.minMagnitude == 3)
+        #expect(c.export.basemap == .none)
     }
 
     @Test(arguments: [
@@ -77,6 +79,7 @@ import TestSupport
         ("{ unclosed", "not valid YAML"),
         ("export:\n  recent_days: soon", "recent_days: \"soon\" is not auto, off or a number of days"),
         ("export:\n  recent_days: 400", "--recent-days must be auto, off or 1…366, not 400"),
+        ("export:\n  basemap: osm", "basemap: \"osm\" is not one of natural-earth, none"),
     ])
     func mistakesAreNamed(text: String, message: String) {
         do {

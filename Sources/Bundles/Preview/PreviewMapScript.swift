@@ -1,0 +1,139 @@
+/// The script of `preview.html`'s map layers besides the quakes (put in `PreviewPage`): it draws
+/// `style.json`'s own land, plate-boundaries and heat layers (the page's `data.map.layers`, the
+/// JSON `MapLayers` writes into both) by their paint properties, on the page's canvas, and
+/// gives their legend.
+enum PreviewMapScript {
+    static let script = #"""
+        // The legend of the map's other layers (data.map.layers): the heat and the plate boundaries.
+        function mapLegend() {
+          const layer = id => data.map.layers.find(l => l.id === id);
+          let html = "";
+          if (layer("heat")) html += `<span class="swatch" style="background:radial-gradient(#ffffff, #778899 60%, transparent)"></span>how many quakes (zoom 0–${layer("heat").maxzoom - 1})`;
+          if (layer("plate-boundaries")) html += `<span class="swatch line" style="background:${layer("plate-boundaries").paint["line-color"]}"></span>plate boundary`;
+          return html;
+        }
+        // The map's layers besides the quakes: style.json's own land, plate-boundaries and heat
+        // layers (data.map.layers, the same JSON: MapLayers), drawn by their paint properties.
+        const mapLayer = id => data.map.layers.find(l => l.id === id);
+        // The expressions those layers use: literals, ["get", name], ["coalesce", …] and
+        // ["interpolate", ["linear"], ["zoom"] or ["heatmap-density"], stop, value, …] of numbers or colours.
+        function evaluate(value, input) {
+          if (!Array.isArray(value)) return value;
+          if (value[0] === "get") return input.properties[value[1]];
+          if (value[0] === "coalesce") { for (const v of value.slice(1)) { const e = evaluate(v, input); if (e !== undefined && e !== null) return e; } return null; }
+          if (value[0] !== "interpolate") throw new Error("the preview cannot draw " + JSON.stringify(value));
+          const at = value[2][0] === "zoom" ? input.zoom : input.density, stops = value.slice(3);
+          if (at <= stops[0]) return evaluate(stops[1], input);
+          for (let i = 2; i < stops.length; i += 2) {
+            if (at > stops[i]) continue;
+            const t = (at - stops[i - 2]) / (stops[i] - stops[i - 2]), a = evaluate(stops[i - 1], input), b = evaluate(stops[i + 1], input);
+            if (typeof a === "number") return a + (b - a) * t;
+            const ca = rgba(a), cb = rgba(b);
+            return `rgba(${ca.map((c, k) => k < 3 ? Math.round(c + (cb[k] - c) * t) : c + (cb[k] - c) * t).join(",")})`;
+          }
+          return evaluate(stops[stops.length - 1], input);
+        }
+        const rgba = c => c[0] === "#" ? [1, 3, 5].map(i => parseInt(c.slice(i, i + 2), 16)).concat(1) : c.slice(c.indexOf("(") + 1, -1).split(",").map(Number);
+        // A path through [lon, lat] points, each step the short way round, once per copy of the world in view.
+        function trace(points, w, height, shift, close) {
+          let [x, y] = toScreen(points[0][0], points[0][1]);
+          x += shift;
+          ctx.moveTo(x, y);
+          let previous = projectX(points[0][0], w);
+          for (let i = 1; i < points.length; i++) {
+            const px = projectX(points[i][0], w);
+            x += px - previous; previous = px;
+            ctx.lineTo(x, height / 2 + projectY(points[i][1], w) - projectY(view.lat, w));
+          }
+          if (close) ctx.closePath();
+        }
+        function drawMapLayers(width, height) {
+          const z = view.zoom, w = worldSize(z), shifts = w < width * 2 ? [-w, 0, w] : [0];
+          const land = mapLayer("land"), plates = mapLayer("plate-boundaries"), heat = mapLayer("heat");
+          if (land && data.map.land) {
+            ctx.fillStyle = evaluate(land.paint["fill-color"], { zoom: z }); ctx.strokeStyle = evaluate(land.paint["fill-outline-color"], { zoom: z });
+            ctx.lineWidth = 1;
+            for (const shift of shifts) {
+              ctx.beginPath();
+              for (const feature of data.map.land.features) for (const polygon of feature.geometry.coordinates) for (const ring of polygon) trace(ring, w, height, shift, true);
+              ctx.fill(); ctx.stroke();
+            }
+          }
+          if (plates && data.map.plates) {
+            ctx.strokeStyle = evaluate(plates.paint["line-color"], { zoom: z }); ctx.lineWidth = evaluate(plates.paint["line-width"], { zoom: z });
+            ctx.globalAlpha = evaluate(plates.paint["line-opacity"], { zoom: z }); ctx.lineJoin = ctx.lineCap = "round";
+            for (const shift of shifts) {
+              ctx.beginPath();
+              for (const feature of data.map.plates.features) trace(feature.geometry.coordinates, w, height, shift, false);
+              ctx.stroke();
+            }
+            ctx.globalAlpha = 1;
+          }
+          if (heat && !(z >= heat.maxzoom)) drawHeat(heat, width, height, shifts);
+        }
+
+        // The heat as MapLibre draws a heatmap: each cell's count (its weight) times the intensity,
+        // spread by a Gaussian kernel of the layer's radius, summed, coloured by the density ramp.
+        // The counts come per cell of one grid (data.map.heat.level), added up here into the
+        // tiles' cells (zoom + cellBits) below it.
+        let heatSums = { level: -1, cells: [] }, heatCanvas = null;
+        function heatCells(level) {
+          const source = data.map.heat;
+          if (level >= source.level) return { level: source.level, cells: source.cells };
+          if (heatSums.level !== level) {
+            const shift = source.level - level, sums = new Map(), across = Math.pow(2, level);
+            for (let i = 0; i < source.cells.length; i += 3) {
+              const key = (source.cells[i] >> shift) * across + (source.cells[i + 1] >> shift);
+              sums.set(key, (sums.get(key) || 0) + source.cells[i + 2]);
+            }
+            const cells = [];
+            for (const [key, n] of sums) cells.push(Math.floor(key / across), key % across, n);
+            heatSums = { level, cells };
+          }
+          return heatSums;
+        }
+        function drawHeat(layer, width, height, shifts) {
+          const z = view.zoom, paint = layer.paint, opacity = evaluate(paint["heatmap-opacity"], { zoom: z });
+          if (!(opacity > 0)) return;
+          const scale = 2, gw = Math.ceil(width / scale), gh = Math.ceil(height / scale), density = new Float32Array(gw * gh);
+          const r = evaluate(paint["heatmap-radius"], { zoom: z }) / scale, intensity = evaluate(paint["heatmap-intensity"], { zoom: z });
+          const { level, cells } = heatCells(Math.floor(z) + data.map.heat.cellBits);
+          const w = worldSize(z), cell = w / Math.pow(2, level), GAUSS = 0.3989422804014327, ZERO = 1 / 255 / 16;
+          for (let i = 0; i < cells.length; i += 3) {
+            const weight = evaluate(paint["heatmap-weight"], { properties: { point_count: cells[i + 2] } }) * intensity * GAUSS;
+            const reach = r * Math.max(1, Math.sqrt(-2 * Math.log(ZERO / weight)) / 3);
+            let dx = (cells[i] + 0.5) * cell - projectX(view.lon, w);
+            dx -= w * Math.round(dx / w);
+            const y = (height / 2 + (cells[i + 1] + 0.5) * cell - projectY(view.lat, w)) / scale;
+            if (y < -reach || y > gh + reach) continue;
+            for (const shift of shifts) {
+              const x = (width / 2 + dx + shift) / scale;
+              if (x < -reach || x > gw + reach) continue;
+              const x0 = Math.max(0, Math.floor(x - reach)), x1 = Math.min(gw - 1, Math.ceil(x + reach));
+              const y0 = Math.max(0, Math.floor(y - reach)), y1 = Math.min(gh - 1, Math.ceil(y + reach));
+              for (let gy = y0; gy <= y1; gy++) {
+                for (let gx = x0; gx <= x1; gx++) {
+                  const ex = gx + 0.5 - x, ey = gy + 0.5 - y;
+                  density[gy * gw + gx] += weight * Math.exp(-4.5 * (ex * ex + ey * ey) / (r * r));
+                }
+              }
+            }
+          }
+          const ramp = [];
+          for (let k = 0; k < 256; k++) ramp.push(rgba(evaluate(paint["heatmap-color"], { density: k / 255 })));
+          if (!heatCanvas) heatCanvas = document.createElement("canvas");
+          heatCanvas.width = gw; heatCanvas.height = gh;
+          const heatContext = heatCanvas.getContext("2d"), image = heatContext.createImageData(gw, gh);
+          for (let g = 0; g < density.length; g++) {
+            if (!(density[g] > 0)) continue;
+            const c = ramp[Math.min(255, Math.round(density[g] * 255))];
+            image.data.set([c[0], c[1], c[2], Math.round(c[3] * 255)], g * 4);
+          }
+          heatContext.putImageData(image, 0, 0);
+          ctx.globalAlpha = opacity;
+          ctx.drawImage(heatCanvas, 0, 0, gw * scale, gh * scale);
+          ctx.globalAlpha = 1;
+        }
+
+        """#
+}
