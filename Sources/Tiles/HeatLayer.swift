@@ -31,7 +31,7 @@ public enum HeatLayer {
         guard zoom <= maxZoom else { return [] }
         let mask = UInt32(1 << cellBits - 1)
         var cells: [HeatCell] = []
-        count(points: points, level: zoom + cellBits, range: range) { column, row, count in
+        eachCell(points: points, level: zoom + cellBits, range: range) { column, row, count in
             cells.append(HeatCell(column: UInt8(column & mask), row: UInt8(row & mask), count: count))
         }
         return cells
@@ -41,13 +41,13 @@ public enum HeatLayer {
     /// and count of each cell that has one, in Morton order (for a heat drawn without the tiles).
     public static func worldCells(points: PointSet, level: Int) -> [(column: UInt32, row: UInt32, count: UInt32)] {
         var cells: [(column: UInt32, row: UInt32, count: UInt32)] = []
-        count(points: points, level: level, range: 0..<points.order.count) { cells.append(($0, $1, $2)) }
+        eachCell(points: points, level: level, range: 0..<points.order.count) { cells.append(($0, $1, $2)) }
         return cells
     }
 
     /// Calls `body` with the column, row (in the world grid of `level`) and count of each cell
     /// holding events of `points.order[range]`: consecutive runs, as the Morton order makes them.
-    private static func count(points: PointSet, level: Int, range: Range<Int>, _ body: (UInt32, UInt32, UInt32) -> Void) {
+    private static func eachCell(points: PointSet, level: Int, range: Range<Int>, _ body: (UInt32, UInt32, UInt32) -> Void) {
         let shift = UInt32(32 - level)
         var start = range.lowerBound
         while start < range.upperBound {

@@ -130,7 +130,8 @@ import TestSupport
         let area = (corners[2] - corners[0]) * (corners[3] - corners[1])
         let counts = try JSONDecoder().decode([String: Int].self, from: await WitnessScript.run("picture_witness.py", [
             directory.path("all/world.png").path, "australia=\(colour)@\(australia)"]))
-        #expect(Double(counts["australia"] ?? 0) >= area * 0.8, "central Australia is drawn in the land's colour: \(counts)")
+        // (The rest under the faint heat of its few quakes.)
+        #expect(Double(counts["australia"] ?? 0) >= area / 2, "central Australia is drawn in the land's colour: \(counts)")
         let hidden = try await Self.diff(directory.path("all/world.png"), directory.path("hidden/world.png"),
                                          boxes: ["australia=\(australia)", "pacific=\(pacific)"])
         #expect((hidden["australia"]?.number ?? 0) >= area * 0.8 && hidden["pacific"]?.number == 0, "the land is there, the sea is not: \(hidden)")

@@ -43,18 +43,21 @@ enum MapLayers {
     /// 8-pixel cell), weighted by the count, so the heat is the true number of quakes, not of
     /// the thinned ones drawn. On at the low zooms, fading out into the quakes by zoom 5, the
     /// first whose tiles carry no heat. (`point_count` is there on every point of the layer;
-    /// the `coalesce` keeps the weight 1 for a point that has none, as a lone quake.)
+    /// the `coalesce` keeps the weight 1 for a point that has none, as a lone quake.) The weight
+    /// is linear, the colour ramp's stops tenfold apart (a lone quake's heat about 0.004, one
+    /// of ten 0.04, …; the intensity grows with the zoom as the cells shrink), so that a few
+    /// quakes and tens of thousands (the real catalog's California) both show.
     static var heat: JSON {
         .object([("id", .string("heat")), ("type", .string("heatmap")), ("source", .string("quakes")),
                  ("source-layer", .string(HeatLayer.name)), ("maxzoom", .int(HeatLayer.maxZoom + 1)),
                  ("paint", .object([
                      ("heatmap-weight", .array([.string("coalesce"), .array([.string("get"), .string(HeatLayer.countField)]), .int(1)])),
-                     ("heatmap-intensity", byZoom([(0, 0.12), (4, 0.5)])),
-                     ("heatmap-radius", byZoom([(0, 8), (2, 12), (4, 20)])),
+                     ("heatmap-intensity", byZoom([(0, 0.01), (4, 0.25)])),
+                     ("heatmap-radius", byZoom([(0, 12), (2, 16), (4, 24)])),
                      ("heatmap-opacity", byZoom([(0, 0.85), (3, 0.75), (Double(HeatLayer.maxZoom + 1), 0)])),
                      ("heatmap-color", .array([.string("interpolate"), .array([.string("linear")]), .array([.string("heatmap-density")]),
-                                               .int(0), .string("rgba(119,136,153,0)"), .number(0.1), .string("rgba(119,136,153,0.35)"),
-                                               .number(0.35), .string("rgba(160,176,196,0.6)"), .number(0.7), .string("rgba(210,220,232,0.78)"),
+                                               .int(0), .string("rgba(119,136,153,0)"), .number(0.004), .string("rgba(119,136,153,0.3)"),
+                                               .number(0.04), .string("rgba(150,166,186,0.5)"), .number(0.3), .string("rgba(200,212,226,0.7)"),
                                                .int(1), .string("rgba(255,255,255,0.9)")])),
                  ]))])
     }

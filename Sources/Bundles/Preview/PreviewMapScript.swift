@@ -124,10 +124,11 @@ enum PreviewMapScript {
           if (!heatCanvas) heatCanvas = document.createElement("canvas");
           heatCanvas.width = gw; heatCanvas.height = gh;
           const heatContext = heatCanvas.getContext("2d"), image = heatContext.createImageData(gw, gh);
+          // The ramp's 256 colours, read between two as a GPU reads its ramp texture (linear filtering).
           for (let g = 0; g < density.length; g++) {
             if (!(density[g] > 0)) continue;
-            const c = ramp[Math.min(255, Math.round(density[g] * 255))];
-            image.data.set([c[0], c[1], c[2], Math.round(c[3] * 255)], g * 4);
+            const k = Math.min(255, density[g] * 255), i = Math.min(254, Math.floor(k)), f = k - i, a = ramp[i], b = ramp[i + 1];
+            image.data.set([0, 1, 2].map(n => Math.round(a[n] + (b[n] - a[n]) * f)).concat(Math.round((a[3] + (b[3] - a[3]) * f) * 255)), g * 4);
           }
           heatContext.putImageData(image, 0, 0);
           ctx.globalAlpha = opacity;

@@ -29,7 +29,7 @@ enum PreviewPage {
           h1 { font-size: 15px; margin: 0; }
           .legend span.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin: 0 3px 0 8px; }
           .legend span.swatch.line { width: 14px; height: 2px; border-radius: 1px; vertical-align: middle; }
-          #attribution { position: absolute; right: 8px; bottom: 84px; font-size: 11px; color: #c5ced8; background: rgba(13, 27, 42, 0.9);
+          #attribution { position: absolute; right: 8px; bottom: 96px; font-size: 11px; color: #c5ced8; background: rgba(13, 27, 42, 0.9); z-index: 1;
                          padding: 1px 6px; border-radius: 4px; }
           #zoombox { position: absolute; right: 10px; bottom: 110px; display: flex; flex-direction: column; gap: 4px; }
           #zoombox button { width: 34px; height: 34px; font-size: 20px; border-radius: 6px; border: 0; background: #1b2d42; color: #e0e6ed; }
