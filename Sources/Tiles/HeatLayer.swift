@@ -10,9 +10,10 @@ import QuakeCommon
 /// the true number of quakes at every place to within 4 px (docs/thinning.md, "Heat").
 ///
 /// Encoding (MVT 2.1): extent 128, each cell's centre at (2·column + 1, 2·row + 1); one
-/// multipoint feature (type POINT, one MoveTo of many points) per distinct count, holding every cell of that count in Morton order,
-/// with the count as `point_count` (so a heatmap's `["get", "point_count"]` weighs each
-/// point): some 3 bytes a cell instead of a dozen as one feature each.
+/// multipoint feature (type POINT, one MoveTo of many points) per distinct count, holding
+/// every cell of that count in Morton order, with the count as `point_count` (so a heatmap's
+/// `["get", "point_count"]` weighs each point): some 3 bytes a cell after gzip, instead of a
+/// dozen as one feature each (the real catalog's 34,000 cells of zooms 0–4: 100 KB an archive).
 public enum HeatLayer {
     /// The layer's name in the tiles.
     public static let name = "heat"

@@ -76,7 +76,7 @@ enum PreviewMapScript {
         // spread by a Gaussian kernel of the layer's radius, summed, coloured by the density ramp.
         // The counts come per cell of one grid (data.map.heat.level), added up here into the
         // tiles' cells (zoom + cellBits) below it.
-        let heatSums = { level: -1, cells: [] }, heatCanvas = null;
+        let heatSums = { level: -1, cells: [] }, heatCanvas = null, heatDensity = null;
         function heatCells(level) {
           const source = data.map.heat;
           if (level >= source.level) return { level: source.level, cells: source.cells };
@@ -95,10 +95,15 @@ enum PreviewMapScript {
         function drawHeat(layer, width, height, shifts) {
           const z = view.zoom, paint = layer.paint, opacity = evaluate(paint["heatmap-opacity"], { zoom: z });
           if (!(opacity > 0)) return;
-          const scale = 2, gw = Math.ceil(width / scale), gh = Math.ceil(height / scale), density = new Float32Array(gw * gh);
+          const scale = 2, gw = Math.ceil(width / scale), gh = Math.ceil(height / scale);
+          if (!heatDensity || heatDensity.length !== gw * gh) heatDensity = new Float32Array(gw * gh); else heatDensity.fill(0);
+          const density = heatDensity;
           const r = evaluate(paint["heatmap-radius"], { zoom: z }) / scale, intensity = evaluate(paint["heatmap-intensity"], { zoom: z });
           const { level, cells } = heatCells(Math.floor(z) + data.map.heat.cellBits);
           const w = worldSize(z), cell = w / Math.pow(2, level), GAUSS = 0.3989422804014327, ZERO = 1 / 255 / 16;
+          // The kernel exp(-4.5 d² / r²) is a product of a row's factor and a column's: each computed once per cell.
+          const along = (from, to, centre, out) => { for (let g = from; g <= to; g++) { const e = g + 0.5 - centre; out[g - from] = Math.exp(-4.5 * e * e / (r * r)); } };
+          const xs = new Float32Array(gw + 1), ys = new Float32Array(gh + 1);
           for (let i = 0; i < cells.length; i += 3) {
             const weight = evaluate(paint["heatmap-weight"], { properties: { point_count: cells[i + 2] } }) * intensity * GAUSS;
             const reach = r * Math.max(1, Math.sqrt(-2 * Math.log(ZERO / weight)) / 3);
@@ -106,29 +111,33 @@ enum PreviewMapScript {
             dx -= w * Math.round(dx / w);
             const y = (height / 2 + (cells[i + 1] + 0.5) * cell - projectY(view.lat, w)) / scale;
             if (y < -reach || y > gh + reach) continue;
+            const y0 = Math.max(0, Math.floor(y - reach)), y1 = Math.min(gh - 1, Math.ceil(y + reach));
+            along(y0, y1, y, ys);
             for (const shift of shifts) {
               const x = (width / 2 + dx + shift) / scale;
               if (x < -reach || x > gw + reach) continue;
               const x0 = Math.max(0, Math.floor(x - reach)), x1 = Math.min(gw - 1, Math.ceil(x + reach));
-              const y0 = Math.max(0, Math.floor(y - reach)), y1 = Math.min(gh - 1, Math.ceil(y + reach));
+              along(x0, x1, x, xs);
               for (let gy = y0; gy <= y1; gy++) {
-                for (let gx = x0; gx <= x1; gx++) {
-                  const ex = gx + 0.5 - x, ey = gy + 0.5 - y;
-                  density[gy * gw + gx] += weight * Math.exp(-4.5 * (ex * ex + ey * ey) / (r * r));
-                }
+                const row = gy * gw, factor = weight * ys[gy - y0];
+                for (let gx = x0; gx <= x1; gx++) density[row + gx] += factor * xs[gx - x0];
               }
             }
           }
-          const ramp = [];
-          for (let k = 0; k < 256; k++) ramp.push(rgba(evaluate(paint["heatmap-color"], { density: k / 255 })));
+          // The ramp's 256 colours (alpha as a byte), read between two as a GPU reads its ramp
+          // texture (linear filtering).
+          const ramp = new Float32Array(256 * 4);
+          for (let k = 0; k < 256; k++) {
+            const c = rgba(evaluate(paint["heatmap-color"], { density: k / 255 }));
+            ramp.set([c[0], c[1], c[2], c[3] * 255], k * 4);
+          }
           if (!heatCanvas) heatCanvas = document.createElement("canvas");
           heatCanvas.width = gw; heatCanvas.height = gh;
-          const heatContext = heatCanvas.getContext("2d"), image = heatContext.createImageData(gw, gh);
-          // The ramp's 256 colours, read between two as a GPU reads its ramp texture (linear filtering).
+          const heatContext = heatCanvas.getContext("2d"), image = heatContext.createImageData(gw, gh), pixels = image.data;
           for (let g = 0; g < density.length; g++) {
             if (!(density[g] > 0)) continue;
-            const k = Math.min(255, density[g] * 255), i = Math.min(254, Math.floor(k)), f = k - i, a = ramp[i], b = ramp[i + 1];
-            image.data.set([0, 1, 2].map(n => Math.round(a[n] + (b[n] - a[n]) * f)).concat(Math.round((a[3] + (b[3] - a[3]) * f) * 255)), g * 4);
+            const k = Math.min(255, density[g] * 255), i = Math.min(254, Math.floor(k)), f = k - i;
+            for (let n = 0; n < 4; n++) pixels[g * 4 + n] = ramp[i * 4 + n] + (ramp[i * 4 + 4 + n] - ramp[i * 4 + n]) * f;
           }
           heatContext.putImageData(image, 0, 0);
           ctx.globalAlpha = opacity;
