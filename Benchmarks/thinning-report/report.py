@@ -11,7 +11,10 @@ For each MBTiles (ours, tippecanoe's…) and each zoom it prints:
   p50/p95/max  screen distance, in pixels of 512-pixel tiles (as MapLibre draws vector
              tiles), from every selected event to the nearest drawn quake
   missed     of the events a biggest-first 32-pixel sweep keeps (magnitude descending,
-             unknown last, ties by id), how many are not drawn (matched by the `id` property)
+             unknown last, ties by id) over the quakes inside the Web Mercator world
+             (|latitude| < 85.0511: those beyond are drawn on its edge, not at their place,
+             and keep no quake of the map out), how many are not drawn (matched by the `id`
+             property)
   tiles, largest  tiles at the zoom and the largest one's stored (gzip) size
 Independent of quake-bake: it reads the tiles with mapbox-vector-tile and projects with
 the textbook Web Mercator formula.
@@ -114,7 +117,8 @@ def report(events, argument, pool):
     ids, lon, lat, mag = events
     ux, uy = project(lon, lat)
     uxl, uyl = ux.tolist(), uy.tolist()
-    order = sorted(range(len(ids)), key=lambda e: (math.isnan(mag[e]), -mag[e] if not math.isnan(mag[e]) else 0, ids[e]))
+    inside = [e for e in range(len(ids)) if abs(lat[e]) < MAX_LAT]
+    order = sorted(inside, key=lambda e: (math.isnan(mag[e]), -mag[e] if not math.isnan(mag[e]) else 0, ids[e]))
     db = sqlite3.connect(path)
     zooms = [z for (z,) in db.execute("SELECT DISTINCT zoom_level FROM tiles ORDER BY zoom_level")]
     print(f"\n{path}" + (f" with {len(always[0]):,} quakes of {always_path} at every zoom" if always_path else ""))

@@ -77,12 +77,14 @@ enum BundleBuilder {
         }
         let preview = BackgroundWork("export.preview") {
             try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
-            try write(Data((options.style?.text ?? StyleWriter.json(name: options.name, recent: recent != nil)).utf8),
+            try write(Data((options.style?.text ?? StyleWriter.json(name: options.name, recent: recent != nil, basemap: options.basemap)).utf8),
                       to: directory.appendingPathComponent("style.json"))
+            try options.basemap.write(into: directory)
             try recent?.write(table: table, thinning: thinning, zoom: thinningOptions.minZoom, into: directory)
             // Every zoom of the preview draws the recent quakes; at most half its room goes to them (the biggest).
             let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumRecentEvents))) } } ?? layers
-            try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, recentSince: recent?.since).utf8),
+            try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, points: points, basemap: options.basemap,
+                                              recentSince: recent?.since).utf8),
                       to: directory.appendingPathComponent("preview.html"))
             return Stopwatch.seconds(since: sideStart)
         }

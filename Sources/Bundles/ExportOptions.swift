@@ -44,6 +44,8 @@ public struct ExportOptions: Hashable, Sendable {
     public var name = "quakes"
     /// The user's own style for `style.json` (`--style`); `nil`: the default style.
     public var style: StyleTemplate?
+    /// What the default style draws under the quakes, from files written into the bundle (`--basemap`).
+    public var basemap = Basemap.naturalEarth
     /// Bundle versions kept after publishing, the new one included (`--keep`).
     public var keep = 3
     /// Write deltas from the older versions kept, for apps that update by delta (off with `--no-deltas`).
@@ -97,6 +99,7 @@ public struct ExportOptions: Hashable, Sendable {
             ("geojson_max_features", .int(geoJSONMaxFeatures)),
             ("name", .string(name)),
             ("style", styleDigest),
+            ("basemap", .string(basemap.rawValue)),
             ("recent_days", recentDays.json),
         ])
     }

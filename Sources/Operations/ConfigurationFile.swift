@@ -14,7 +14,8 @@ import QuakeTiles
 /// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120,
 ///         request_deadline: 60, max_body_mb: 100, max_retry_after: 10m, give_up_after: 120, max_attempts: 6, retry_delay: 1 }
 /// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
-///           stride: 1, clusters: true, keep: 3, deltas: true, recent_days: 30, since: 2024-06-01, min_magnitude: 3 }
+///           stride: 1, clusters: true, keep: 3, deltas: true, recent_days: 30, since: 2024-06-01, min_magnitude: 3,
+///           basemap: natural-earth }
 /// max_rejects: 100
 /// ```
 /// Unknown keys are errors (a typo in a cron job's configuration must not pass silently).
@@ -119,6 +120,7 @@ public enum ConfigurationFile {
         export.thinning.cellSize = try s.int("cell_size") ?? export.thinning.cellSize
         export.thinning.perCell = try s.int("per_cell") ?? export.thinning.perCell
         export.thinning.method = try s.choice("thinning", of: ThinningOptions.Method.self) ?? export.thinning.method
+        export.basemap = try s.choice("basemap", of: Basemap.self) ?? export.basemap
         if let style = try s.string("style") {
             do {
                 export.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: Self.path(style, beside: directory)))

@@ -20,19 +20,18 @@ struct BundleRoutes: Sendable {
     /// The files served from the binary, encoded once (MapLibre GL JS is a megabyte).
     private static let javascript = ByteBuffer(string: MapLibreGL.javascript)
     private static let stylesheet = ByteBuffer(string: MapLibreGL.stylesheet)
-    private static let basemap = ByteBuffer(string: Basemap.countries)
 
     /// Files of the bundle served as they are.
     static let plainFiles: [String: String] = [
         "manifest.json": "application/json", "timeline.json": "application/json", "preview.html": "text/html; charset=utf-8",
         "quakes.pmtiles": "application/octet-stream", "quakes.mbtiles": "application/octet-stream", "quakes.sqlite": "application/octet-stream",
-        "recent.geojson": "application/geo+json",
+        "recent.geojson": "application/geo+json", "land.geojson": "application/geo+json", "plate-boundaries.geojson": "application/geo+json",
     ]
 
-    /// What a page of another origin draws from: the style, the tiles and the recent layer the
+    /// What a page of another origin draws from: the style, the tiles and the GeoJSON layers the
     /// style points at. Only these carry CORS headers, and only for a request that asks (`Origin`).
     private static func isForMaps(_ path: String) -> Bool {
-        path == "/style.json" || path == "/recent.geojson" || path.hasPrefix("/tiles/")
+        path == "/style.json" || path.hasPrefix("/tiles/") || (path.hasSuffix(".geojson") && plainFiles[String(path.dropFirst())] != nil)
     }
 
     /// The answer to `head`; `defaultHost` (`host:port` the client reached) goes into the style's
@@ -68,8 +67,6 @@ struct BundleRoutes: Sendable {
             return .bytes(Self.javascript, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
         case "/maplibre-gl.css":
             return .bytes(Self.stylesheet, type: "text/css; charset=utf-8", cache: "public, max-age=86400")
-        case "/basemap.json":
-            return .bytes(Self.basemap, type: "application/json", cache: "public, max-age=86400")
         case "/style.json":
             let archive = try archives.archive(for: bundle)
             let style = try ServeStyle.rewrite(bundle.appendingPathComponent("style.json"), host: host(of: head, defaultHost: defaultHost),

@@ -1,7 +1,7 @@
 import QuakeBundles
 
-/// The page `serve` answers at `/`: the bundle's `style.json` in MapLibre GL JS, over Natural
-/// Earth's land (`/basemap.json`: `Basemap`'s rings, which the page turns into GeoJSON), with MapLibre's hash (`#zoom/lat/lon`), zoom buttons, a popup with a quake's
+/// The page `serve` answers at `/`: the bundle's `style.json` in MapLibre GL JS, as an app draws it
+/// (its land, plate boundaries and heat included), with MapLibre's hash (`#zoom/lat/lon`), zoom buttons, a popup with a quake's
 /// details and a zoom into a summary of hidden quakes. A bar above the map names the bundle, says
 /// how many quakes are in view and gives the legend read from the style itself (its `quakes`
 /// layer's `step` of colours by magnitude, the summaries, and the recent layer's ring and
@@ -38,13 +38,6 @@ enum ServePage {
         "use strict";
         const map = new maplibregl.Map({ container: "map", style: "/style.json", hash: true, center: [150, 20], zoom: 1 });
         map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
-        map.on("load", async () => {
-          const rings = await (await fetch("/basemap.json")).json();
-          const polygon = r => { const ring = []; for (let i = 0; i < r.length; i += 2) ring.push([r[i], r[i + 1]]); return [ring]; };
-          map.addSource("land", { type: "geojson", data: { type: "FeatureCollection",
-            features: rings.map(r => ({ type: "Feature", properties: {}, geometry: { type: "Polygon", coordinates: polygon(r) } })) } });
-          map.addLayer({ id: "land", type: "fill", source: "land", paint: { "fill-color": "#1e3247", "fill-outline-color": "#3d5a78" } }, "clusters");
-        });
         map.on("error", e => { document.body.dataset.error = String(e.error && e.error.message || e.error || e); console.error(document.body.dataset.error); });
         addEventListener("error", e => { document.body.dataset.error = e.message; });
         map.on("idle", () => {

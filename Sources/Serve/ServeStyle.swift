@@ -3,9 +3,9 @@ import QuakeBundles
 import QuakeCommon
 
 /// The bundle's `style.json` as `serve` hands it to the browser, once `StyleValidator` has
-/// passed it (a bundle's style may have been edited since it was written): the `quakes` source
-/// points at this server's tiles, the `recent` source (if any) at its `recent.geojson`,
-/// everything else as the bundle wrote it.
+/// passed it (a bundle's style may have been edited since it was written): the `quakes` source points
+/// at this server's tiles, each GeoJSON source that names a file of the bundle (`recent`,
+/// `land`, `plates`) at that file here, everything else as the bundle wrote it.
 enum ServeStyle {
     static func rewrite(_ file: URL, host: String, minZoom: Int, maxZoom: Int) throws -> Data {
         let bytes = try InputFile.bytes(of: file, maxBytes: StyleValidator.maxBytes, for: .style)
@@ -14,9 +14,11 @@ enum ServeStyle {
         var sources = style["sources"] as? [String: Any] ?? [:]
         sources["quakes"] = ["type": "vector", "tiles": ["http://\(host)/tiles/{z}/{x}/{y}.pbf"], "minzoom": minZoom, "maxzoom": maxZoom,
                              "attribution": "Earthquakes: U.S. Geological Survey, ComCat"] as [String: Any]
-        if var recent = sources["recent"] as? [String: Any], let file = recent["data"] as? String {
-            recent["data"] = "http://\(host)/\(file)"
-            sources["recent"] = recent
+        for (name, value) in sources {
+            guard var source = value as? [String: Any], source["type"] as? String == "geojson", let file = source["data"] as? String,
+                  BundleRoutes.plainFiles[file] != nil else { continue }
+            source["data"] = "http://\(host)/\(file)"
+            sources[name] = source
         }
         style["sources"] = sources
         return try JSONSerialization.data(withJSONObject: style, options: [.sortedKeys])

@@ -8,7 +8,10 @@
 ///
 /// 1. **Biggest first.** Sweeping the events biggest first (magnitude descending, unknown
 ///    last, ties by id), each one with no event kept by this sweep within 32 px is drawn.
-///    Every event that is the biggest within 32 px of itself is among them. When some events
+///    Every event that is the biggest within 32 px of itself is among them. The world ends at
+///    ±85.0511°: a quake beyond is drawn on the edge, but the rule is the map's, so such a
+///    quake keeps no quake inside the world out (it is only kept out itself, by anything kept
+///    near its place on the edge). When some events
 ///    are drawn apart from the tiles at every zoom (the recent layer: the point set holds the
 ///    others), the sweep is judged over the whole selection: each held event kept by the sweep
 ///    of the held events alone or by the sweep of all is drawn (`wholeSelectionMaxima` are the
@@ -159,21 +162,21 @@ enum SpacingSweep {
         // One grid for both sweeps (they keep mostly the same events): tag 1 for what the held
         // events' sweep keeps, 2 for what the whole selection's keeps.
         let held: UInt8 = 1, whole: UInt8 = 2, both = held | whole
-        var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
+        var sweep = Sweep(zoom: zoom)
         var kept: [UInt32] = [], wholeOnly: [UInt32] = []
         let apart = points.apartBySize, apartAfter = points.apartAfter
         var next = 0  // the next event apart
         for p in 0...xs.count {
             while next < apart.count && apartAfter[next] == p {
                 let x = points.worldX[Int(apart[next])], y = points.worldY[Int(apart[next])]
-                if grid.tags(near: x, y, all: whole) == 0 { grid.insert(x: x, y: y, tags: whole) }
+                if sweep.tags(near: x, y, all: whole) == 0 { sweep.insert(x: x, y: y, tags: whole) }
                 next += 1
             }
             guard p < xs.count, eligible[p] <= z else { continue }
             let x = xs[p], y = ys[p]
-            let keptBy = both & ~grid.tags(near: x, y, all: both)
+            let keptBy = both & ~sweep.tags(near: x, y, all: both)
             guard keptBy != 0 else { continue }
-            grid.insert(x: x, y: y, tags: keptBy)
+            sweep.insert(x: x, y: y, tags: keptBy)
             kept.append(UInt32(p))
             if keptBy == whole { wholeOnly.append(UInt32(p)) }
         }
@@ -183,13 +186,42 @@ enum SpacingSweep {
     /// The events (positions in sweep order) that the biggest-first sweep of `zoom` keeps.
     private static func biggestFirst(xs: [UInt32], ys: [UInt32], eligible: [UInt8], zoom: Int) -> [UInt32] {
         let z = UInt8(zoom)
-        var grid = NeighbourGrid(radius: biggestRadius * (Int64(1) << (23 - zoom)), expected: 1024)
+        var sweep = Sweep(zoom: zoom)
         var kept: [UInt32] = []
-        for i in 0..<xs.count where eligible[i] <= z && !grid.hasPoint(near: xs[i], ys[i]) {
-            grid.insert(x: xs[i], y: ys[i])
+        for i in 0..<xs.count where eligible[i] <= z && sweep.tags(near: xs[i], ys[i], all: 1) == 0 {
+            sweep.insert(x: xs[i], y: ys[i], tags: 1)
             kept.append(UInt32(i))
         }
         return kept
+    }
+
+    /// What a biggest-first sweep of one zoom has kept, to ask what is kept within 32 px of a
+    /// place: the quakes inside the world in one grid, those on its polar edges (at or beyond
+    /// ±85.0511°, see `WebMercator.isOnPolarEdge`) in another that only a place on the edge
+    /// looks into. A quake drawn on the edge stands for one beyond the map, so it keeps no
+    /// quake of the map out: `us7000q1ig` (M5.1, 85.0258° N) was left out at zoom 0 for an
+    /// M5.1 at 85.40° N drawn 7 px away on the edge. Few quakes are beyond: the second grid
+    /// stays small and a place inside asks one grid, as before.
+    private struct Sweep {
+        private var inside: NeighbourGrid
+        private var edge: NeighbourGrid
+
+        init(zoom: Int) {
+            let radius = biggestRadius * (Int64(1) << (23 - zoom))
+            inside = NeighbourGrid(radius: radius, expected: 1024)
+            edge = NeighbourGrid(radius: radius, expected: 16)
+        }
+
+        /// The tags (of `all`) of what is kept within 32 px of (x, y) and may keep a quake there out.
+        func tags(near x: UInt32, _ y: UInt32, all: UInt8) -> UInt8 {
+            let found = inside.tags(near: x, y, all: all)
+            guard found != all, WebMercator.isOnPolarEdge(worldY: y) else { return found }
+            return found | edge.tags(near: x, y, all: all)
+        }
+
+        mutating func insert(x: UInt32, y: UInt32, tags: UInt8) {
+            if WebMercator.isOnPolarEdge(worldY: y) { edge.insert(x: x, y: y, tags: tags) } else { inside.insert(x: x, y: y, tags: tags) }
+        }
     }
 
     /// The fewest events zoom `zoom` draws so that the maximum zoom's `total` is reached in steps of at most `growth`.

@@ -65,7 +65,8 @@ public struct ClusterFeature: Hashable, Sendable {
     public var featureID: UInt64 { UInt64(cellY) << 24 | UInt64(cellX) }
 }
 
-/// What one tile shows: its events in priority order and its clusters in Morton order.
+/// What one tile shows: its events in priority order, its clusters in Morton order, and at the
+/// low zooms its heat cells.
 public struct TileContent: Sendable {
     /// The tile.
     public let key: TileKey
@@ -73,6 +74,8 @@ public struct TileContent: Sendable {
     public let events: [UInt32]
     /// Clusters (empty when clustering is off).
     public let clusters: [ClusterFeature]
+    /// Every event of the tile counted per heat cell, at zooms up to `HeatLayer.maxZoom` (else empty).
+    public let heat: [HeatCell]
     /// Whether the shown events are few among the tile's (a low zoom's tile): they lie far apart
     /// in the table, and reading them is picking (see `EventTable.releaseResident(picking:)`).
     public let isSparse: Bool
@@ -103,7 +106,8 @@ public struct TileContent: Sendable {
                 start = end
             }
         }
-        guard !shown.isEmpty || !clusters.isEmpty else { return nil }
+        heat = HeatLayer.cells(points: points, zoom: zoom, range: run.range)
+        guard !shown.isEmpty || !clusters.isEmpty || !heat.isEmpty else { return nil }
         shown.sort { $0.rank < $1.rank }
         key = run.key
         events = shown.map(\.event)
@@ -111,17 +115,18 @@ public struct TileContent: Sendable {
         isSparse = shown.count * 16 < run.range.count
     }
 
-    /// Every `stride`-th of the events, from the first, and all the clusters: a deterministic
-    /// sample of a big tile, whose encoded size estimates the whole tile's.
+    /// Every `stride`-th of the events, from the first, and all the clusters and heat cells: a
+    /// deterministic sample of a big tile, whose encoded size estimates the whole tile's.
     public func sample(every stride: Int) -> TileContent {
         TileContent(key: key, events: Swift.stride(from: 0, to: events.count, by: stride).map { events[$0] }, clusters: clusters,
-                    isSparse: isSparse)
+                    heat: heat, isSparse: isSparse)
     }
 
-    private init(key: TileKey, events: [UInt32], clusters: [ClusterFeature], isSparse: Bool) {
+    private init(key: TileKey, events: [UInt32], clusters: [ClusterFeature], heat: [HeatCell], isSparse: Bool) {
         self.key = key
         self.events = events
         self.clusters = clusters
+        self.heat = heat
         self.isSparse = isSparse
     }
 
@@ -177,6 +182,8 @@ public struct TileContent: Sendable {
             hasher.combine(c.lastTime)
             hasher.combine(UInt64(c.expandZoom))
         }
+        hasher.combine(UInt64(heat.count))
+        for cell in heat { hasher.combine(UInt64(cell.column) << 40 | UInt64(cell.row) << 32 | UInt64(cell.count)) }
         return hasher.finalize()
     }
 }

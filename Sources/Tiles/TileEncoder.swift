@@ -3,8 +3,8 @@
 /// Layer `quakes`: one point per shown event, most important first, feature id from
 /// `FeatureID`, the chosen attributes as tags (NULLs left out). Layer `clusters`:
 /// one point per cluster with `point_count`, `max_mag`, `first_time`, `last_time`
-/// and `expand_zoom`. Empty layers are left out. Extent 4096, no buffer: every
-/// event is in exactly one tile per zoom.
+/// and `expand_zoom`. At the low zooms, layer `heat` (see `HeatLayer`). Empty layers are
+/// left out. Extent 4096 (the heat's 128), no buffer: every event is in exactly one tile per zoom.
 ///
 /// A class: it holds the whole table and point set, and the tile workers share one
 /// (as a struct every copy retained each of their arrays).
@@ -78,6 +78,7 @@ public final class TileEncoder: Sendable {
             }
             tile.bytesField(3, layer.encoded(extent: WebMercator.extent))
         }
+        if !content.heat.isEmpty { tile.bytesField(3, HeatLayer.encoded(content.heat)) }
         return tile.bytes
     }
 

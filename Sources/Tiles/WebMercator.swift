@@ -41,6 +41,11 @@ public enum WebMercator {
     /// The fixed-point world y of a latitude (clamped to ±85.0511°).
     public static func worldY(latitude: Double) -> UInt32 { fixed(unitY(latitude: latitude)) }
 
+    /// Whether a fixed-point world y lies on the world's northern or southern edge, where every
+    /// latitude at or beyond ±85.0511° is drawn: Web Mercator has no room for them.
+    @inline(__always)
+    public static func isOnPolarEdge(worldY: UInt32) -> Bool { worldY == 0 || worldY == .max }
+
     /// The longitude of a fixed-point world x.
     public static func longitude(worldX: UInt32) -> Double {
         Double(worldX) / 4_294_967_296 * 360 - 180

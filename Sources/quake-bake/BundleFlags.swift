@@ -37,6 +37,9 @@ struct BundleFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Your own MapLibre style (JSON, spec v8, with a `quakes` source) for the bundle's style.json; its source is pointed at the bundle's tiles.",
                                valueName: "file"))
     var style: String?
+    @Option(help: ArgumentHelp("What style.json draws under the quakes: natural-earth (land and plate boundaries, from files in the bundle; the default) or none (for apps that bring their own basemap).",
+                               valueName: "name"))
+    var basemap: Basemap?
     @Option(help: .hidden) var maxTileBytes: Int?
     @Option(help: .hidden) var maxTileFeatures: Int?
 
@@ -59,10 +62,12 @@ struct BundleFlags: ParsableArguments {
         if let geojsonMaxFeatures { options.geoJSONMaxFeatures = geojsonMaxFeatures }
         if let name { options.name = name }
         if let style { options.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: style)) }
+        if let basemap { options.basemap = basemap }
     }
 }
 
 extension ThinningOptions.Method: ExpressibleByArgument {}
+extension Basemap: ExpressibleByArgument {}
 extension RecentDays: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }

@@ -14,7 +14,8 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: """
         Writes a new bundle version under --out (default <workspace>/bundles) and makes it \
         current with one atomic switch of the `current` symlink: quakes.mbtiles, quakes.pmtiles, \
-        geojson/z{z}.geojson.gz, quakes.sqlite, timeline.json, style.json, manifest.json, \
+        geojson/z{z}.geojson.gz, quakes.sqlite, timeline.json, style.json (with the basemap it \
+        draws, land.geojson and plate-boundaries.geojson, unless --basemap none), manifest.json, \
         preview.html, and deltas/ from the older versions kept (see the README, "Updating an \
         app by delta"). When nothing changed since the current bundle, no version is made.
 

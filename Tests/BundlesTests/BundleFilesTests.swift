@@ -158,8 +158,8 @@ import TestSupport
     /// stays in `--out/.export-cache`.
     @Test func theBundleHoldsOnlyTheAppsFilesEachDocumented() throws {
         let names = Set(try ExportHelpers.files(bundle.directory).keys.map { $0.hasPrefix("geojson/") ? "geojson/z{z}.geojson.gz" : $0 })
-        #expect(names == ["geojson/z{z}.geojson.gz", "manifest.json", "preview.html", "quakes.mbtiles", "quakes.pmtiles",
-                          "quakes.sqlite", "style.json", "timeline.json"])
+        #expect(names == ["geojson/z{z}.geojson.gz", "land.geojson", "manifest.json", "plate-boundaries.geojson", "preview.html",
+                          "quakes.mbtiles", "quakes.pmtiles", "quakes.sqlite", "style.json", "timeline.json"])
         let readme = try String(contentsOf: TestData.projectRoot.appendingPathComponent("README.md"), encoding: .utf8)
         for name in names.union(["recent.geojson", "deltas/<N's bundle_version>.mbtiles", "deltas/<N's bundle_version>.sqlite"]) {
             #expect(readme.contains("`\(name)`"), "README.md names \(name)")

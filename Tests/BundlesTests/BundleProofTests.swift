@@ -17,10 +17,12 @@ import TestSupport
         #expect(Set(tiles.map(\.z)) == Set(0...ProofBundle.maxZoom))
         for tile in tiles {
             #expect(!tile.layers.isEmpty)
-            #expect(Set(tile.layers.keys).isSubset(of: [TileEncoder.eventLayer, TileEncoder.clusterLayer]))
-            for layer in tile.layers.values {
-                #expect(layer.version == 2 && layer.extent == 4096)
+            #expect(Set(tile.layers.keys).isSubset(of: [TileEncoder.eventLayer, TileEncoder.clusterLayer, HeatLayer.name]))
+            #expect((tile.layers[HeatLayer.name] != nil) == (tile.z <= HeatLayer.maxZoom), "the heat layer at zooms 0–\(HeatLayer.maxZoom) only")
+            for (name, layer) in tile.layers {
+                #expect(layer.version == 2 && layer.extent == (name == HeatLayer.name ? 128 : 4096))
                 #expect(!layer.features.isEmpty)
+                if name == HeatLayer.name { continue }  // multipoints, no ids
                 #expect(Set(layer.features.compactMap(\.id)).count == layer.features.count, "feature ids unique in \(tile.z)/\(tile.x)/\(tile.y)")
             }
             for feature in tile.layers[TileEncoder.eventLayer]?.features ?? [] {
@@ -154,6 +156,32 @@ import TestSupport
             }
             let summary = try #require(bundle.summary.zooms.first { $0.zoom == zoom })
             #expect(summary.events == shown && summary.clusters == clusters.count && summary.clusteredEvents == clustered)
+        }
+    }
+
+    /// Issue 48.2: the heat layer holds every quake of its tile, drawn or not, counted per 8-pixel
+    /// cell, each count on a point at its cell's centre: the counts per cell are those of the
+    /// events placed with the textbook formula, and add up to every event at every zoom.
+    @Test func theHeatCountsEveryQuakeOfItsCell() throws {
+        for zoom in 0...HeatLayer.maxZoom {
+            let cellsAcross = (1 << zoom) * 64
+            var expected: [[Int]: Int] = [:]
+            for event in bundle.events.values {
+                let p = ReferenceMercator.global(longitude: event.longitude!, latitude: event.latitude!, zoom: zoom)
+                expected[[min(Int(p.x / 64), cellsAcross - 1), min(Int(p.y / 64), cellsAcross - 1)], default: 0] += 1
+            }
+            var found: [[Int]: Int] = [:]
+            for tile in bundle.report.mbtiles.tiles where tile.z == zoom {
+                for point in tile.layers[HeatLayer.name]?.features ?? [] {
+                    #expect(point.x % 2 == 1 && point.y % 2 == 1 && (1..<128).contains(point.x) && (1..<128).contains(point.y), "a cell's centre")
+                    let count = try #require(point.properties[HeatLayer.countField]?.number)
+                    let cell = [tile.x * 64 + point.x / 2, tile.y * 64 + point.y / 2]
+                    #expect(found[cell] == nil, "one point per cell")
+                    found[cell] = Int(count)
+                }
+            }
+            #expect(found.values.reduce(0, +) == bundle.events.count, "zoom \(zoom): every quake counted once")
+            #expect(found == expected, "zoom \(zoom): \(found.count) cells, \(expected.count) expected")
         }
     }
 

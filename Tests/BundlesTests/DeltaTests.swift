@@ -66,6 +66,8 @@ import TestSupport
             }
             let changed = try #require(delta["changed_files"] as? [String])
             #expect(changed.contains("timeline.json") && !changed.contains("quakes.mbtiles") && !changed.contains("quakes.sqlite"))
+            #expect(!changed.contains("land.geojson") && !changed.contains("plate-boundaries.geojson") && !changed.contains("style.json"),
+                    "the basemap and the style are as in every version: \(changed)")
         }
 
         let report = try JSONDecoder().decode(Report.self, from: await WitnessScript.run(

@@ -27,7 +27,7 @@ import TestSupport
 
     @Test(arguments: [["--cell-size", "48"], ["--max-zoom", "17"], ["--magnitude-floor", "3"], ["--attributes", "id,colour"],
                       ["--bbox", "10,20,30"], ["--since", "yesterday"], ["--since", "2024-01-01", "--until", "2023-01-01"], ["--keep", "0"],
-                      ["--thinning", "random"], ["--style", "/nonexistent/style.json"]])
+                      ["--thinning", "random"], ["--style", "/nonexistent/style.json"], ["--basemap", "osm"]])
     func badFlagsAreUsageErrors(_ flags: [String]) async throws {
         let dir = TemporaryDirectory("cli")
         let outcome = try await QuakeBakeCLI.run(["export", "--workspace", dir.url.path] + flags)
@@ -72,6 +72,7 @@ import TestSupport
         #expect(((style["layers"] as? [[String: Any]])?.map { $0["id"] as? String }) == ["dots"])
         let source = (style["sources"] as? [String: [String: Any]])?["quakes"]
         #expect(source?["url"] as? String == "pmtiles://quakes.pmtiles", "the source points at the bundle's own tiles")
+        #expect(FileManager.default.fileExists(atPath: dir.path("bundles/current/land.geojson").path), "the basemap's files, for a style that wants them")
 
         // A template that is not a style is refused before anything is written, naming the file.
         try #"{"version": 8, "sources": {}, "layers": []}"#.write(to: template, atomically: true, encoding: .utf8)

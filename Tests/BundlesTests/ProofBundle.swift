@@ -27,7 +27,7 @@ final class ProofBundle: Sendable {
 
     private init() async throws {
         workspace = FileManager.default.temporaryDirectory.appendingPathComponent("quake-bake-proof-\(getpid())")
-        Self.removeStaleCopies()
+        Self.removeStaleCopies(prefix: "quake-bake-proof-")
         try? FileManager.default.removeItem(at: workspace)
         let antimeridian = CatalogFile.read(TestData.usgs("query-m6-1973-2023.csv.gz")).events.filter { abs($0.longitude ?? 0) >= 179 }
         var east = antimeridian[0], west = antimeridian[1]
@@ -61,11 +61,11 @@ final class ProofBundle: Sendable {
         }
     }
 
-    /// Removes copies left by earlier test processes that have ended.
-    private static func removeStaleCopies() {
+    /// Removes the copies named `prefix` + process id that earlier test processes left and ended.
+    static func removeStaleCopies(prefix: String) {
         let temporary = FileManager.default.temporaryDirectory
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix("quake-bake-proof-") {
-            if let pid = Int32(name.dropFirst("quake-bake-proof-".count)), kill(pid, 0) != 0 {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] where name.hasPrefix(prefix) {
+            if let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0 {
                 try? FileManager.default.removeItem(at: temporary.appendingPathComponent(name))
             }
         }

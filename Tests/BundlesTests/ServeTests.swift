@@ -38,6 +38,22 @@ import FoundationNetworking
         let source = try #require((style["sources"] as? [String: [String: Any]])?["quakes"])
         #expect(source["tiles"] as? [String] == ["\(base.absoluteString)tiles/{z}/{x}/{y}.pbf"])
 
+        // The basemap and the heat as the bundle's style.json has them (one definition), the
+        // basemap's GeoJSON sources read from this server.
+        let bundle = URL(fileURLWithPath: root).appendingPathComponent("bundles/current")
+        let written = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("style.json"))) as? [String: Any])
+        func layers(_ style: [String: Any]) -> [NSDictionary] {
+            (style["layers"] as? [[String: Any]] ?? []).filter { ["land", "plate-boundaries", "heat"].contains($0["id"] as? String) }.map { $0 as NSDictionary }
+        }
+        #expect(layers(style).count == 3 && layers(style) == layers(written))
+        for (name, file) in [("land", "land.geojson"), ("plates", "plate-boundaries.geojson")] {
+            let served = try #require((style["sources"] as? [String: [String: Any]])?[name])
+            #expect(served["data"] as? String == "\(base.absoluteString)\(file)")
+            let (data, response) = try await get("/\(file)")
+            #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/geo+json")
+            #expect(data == (try Data(contentsOf: bundle.appendingPathComponent(file))), "\(file) as the bundle holds it")
+        }
+
         // Ridgecrest at zoom 9: a tile with quakes, gzip on the wire, cached by ETag.
         let (tile, tileResponse) = try await get("/tiles/9/88/201.pbf")
         #expect(tileResponse.statusCode == 200)
@@ -60,6 +76,14 @@ import FoundationNetworking
                                                           until: "document.body.dataset.idle && document.body.dataset.inView")
         #expect((browser.value.flatMap { Int($0) } ?? 0) >= 100, "\(browser)")
         #expect(browser.errors.isEmpty, "\(browser.errors)")
+        // And over the world: its land and plate boundaries drawn, its heatmap a heatmap.
+        let world = try await PreviewBrowserTests.visit(
+            base.absoluteString + "#1/15/150",
+            until: "document.body.dataset.idle && [map.getLayer('heat') && map.getLayer('heat').type]"
+                + ".concat(['land', 'plate-boundaries'].map(id => map.queryRenderedFeatures({ layers: [id] }).length)).join(' ')")
+        let drawn = (world.value ?? "").split(separator: " ")
+        #expect(drawn.count == 3 && drawn[0] == "heatmap" && drawn.dropFirst().allSatisfy { (Int($0) ?? 0) >= 20 }, "\(world)")
+        #expect(world.errors.isEmpty, "\(world.errors)")
 
         // MapLibre Native, fed the served style over HTTP, draws quakes around Ridgecrest.
         let pictures = directory.path("pictures")

@@ -36,6 +36,7 @@ import TestSupport
           keep: 5
           since: 2024-03-01
           min_magnitude: 3
+          basemap: none
         """
 
     @Test func everyKeyLandsInItsOption() throws {
@@ -59,6 +60,7 @@ import TestSupport
         #expect(c.export.keep == 5)
         #expect(c.export.selection.since == ISOTime.parse("2024-03-01"))
         #expect(c.export.selection.minMagnitude == 3)
+        #expect(c.export.basemap == .none)
     }
 
     @Test(arguments: [
@@ -96,6 +98,7 @@ import TestSupport
         ("~: 1\n", "has unknown key ~"),
         ("--- \n...\n--- \nmax_rejects: 1\n", "not valid YAML"),
         ("selection:\n  start: 2024-13-45\n", "start: \"2024-13-45\" is not an ISO-8601 time"),
+        ("export:\n  basemap: osm", "basemap: \"osm\" is not one of natural-earth, none"),
     ])
     func mistakesAreNamed(text: String, message: String) {
         do {

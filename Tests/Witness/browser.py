@@ -6,7 +6,7 @@
 Drives Chromium through its DevTools protocol over a pipe (--remote-debugging-pipe), in
 real time: a page that draws in animation frames (MapLibre GL JS) draws, which it does
 not under --dump-dom and virtual time. Evaluates EXPRESSION every 250 ms until it gives
-a truthy value (or the timeout passes), then optionally takes a screenshot. WebGL is
+a truthy value (or the timeout passes, 120 s by default), then optionally takes a screenshot. WebGL is
 SwiftShader's (software). Prints JSON: {"value": ..., "errors": [every uncaught exception
 and console.error of the page]}.
 """
@@ -80,7 +80,9 @@ class Browser:
 def main():
     url, expression = sys.argv[1], sys.argv[2]
     options = dict(zip(sys.argv[3::2], sys.argv[4::2]))
-    timeout = float(options.get("--timeout", "30"))
+    # A bound, not a wait: the page is polled until the expression holds. Generous, because
+    # the whole suite runs many browsers and renderers at once on two cores.
+    timeout = float(options.get("--timeout", "120"))
     browser = Browser()
     try:
         target = browser.call("Target.createTarget", {"url": "about:blank"})["targetId"]

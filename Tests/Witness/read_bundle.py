@@ -9,6 +9,7 @@ and prints one JSON document on stdout:
                "tiles": [{"z", "x", "y", "tms_row", "sha256", "bytes",
                           "layers": {name: {"version", "extent",
                                             "features": [{"id", "type", "x", "y", "properties"}]}}}]},
+                                            (a MultiPoint feature, as the heat layer's, one entry per point)
    "pmtiles": {"header": {...}, "metadata": {...},
                "tiles": [{"z", "x", "y", "sha256"}],   # from pmtiles.reader.all_tiles
                "get_mismatches": n}}                   # Reader.get(z, x, y) != MBTiles blob
@@ -34,6 +35,10 @@ def decode(blob):
         features = []
         for feature in layer["features"]:
             geometry = feature["geometry"]
+            if geometry["type"] == "MultiPoint":  # the heat layer: one feature per count
+                for x, y in geometry["coordinates"]:
+                    features.append({"id": feature.get("id"), "type": geometry["type"], "x": x, "y": y, "properties": feature["properties"]})
+                continue
             assert geometry["type"] == "Point", geometry
             x, y = geometry["coordinates"]
             features.append({"id": feature.get("id"), "type": geometry["type"], "x": x, "y": y, "properties": feature["properties"]})

@@ -7,6 +7,8 @@
                                       the UTF-8 id, low 53 bits -- implemented here from the paper
   tiles_witness.py pmtiles BUNDLE     every tile of BUNDLE/quakes.pmtiles through the pmtiles
                                       reader (leaf directories included), against quakes.mbtiles
+  tiles_witness.py heat MBTILES Z     every point of the `heat` layer of zoom Z's tiles:
+                                      [x, y, point_count] in world pixels of 512-pixel tiles
 
 Prints JSON on stdout.
 """
@@ -84,6 +86,20 @@ def main(command, args):
             mismatches = sum(1 for key in keys if listed.get(key) != blobs[key])
             mismatches += sum(1 for key in keys[::50] if reader.get(*key) != blobs[key])
         out = {"header": header, "tiles": len(listed), "mbtiles_tiles": len(blobs), "mismatches": mismatches}
+    elif command == "heat":
+        import sqlite3
+        import mapbox_vector_tile
+        zoom = int(args[1])
+        out = []
+        for x, row, blob in sqlite3.connect(args[0]).execute(
+                "SELECT tile_column, tile_row, tile_data FROM tiles WHERE zoom_level = ?", (zoom,)):
+            y = (1 << zoom) - 1 - row
+            layer = mapbox_vector_tile.decode(gzip.decompress(blob), default_options={"y_coord_down": True}).get("heat")
+            for feature in (layer or {}).get("features", []):
+                geometry = feature["geometry"]
+                points = geometry["coordinates"] if geometry["type"] == "MultiPoint" else [geometry["coordinates"]]
+                for px, py in points:
+                    out.append([(x + px / layer["extent"]) * 512, (y + py / layer["extent"]) * 512, feature["properties"]["point_count"]])
     else:
         raise SystemExit(f"unknown command {command}")
     json.dump(out, sys.stdout)

@@ -95,7 +95,9 @@ struct ExportState: Sendable {
     /// The digest of the tile-shaping options (bump `encoderVersion` whenever tile bytes change for the same input)
     /// and, with a recent layer, of its boundary: the tiles of another boundary hold other events.
     static func optionsDigest(_ options: ExportOptions, recentSince: Int64? = nil) -> UInt64 {
-        let encoderVersion = 4  // 3: tiles gzipped by libdeflate; 4: big tiles sized from a sample first
+        // 3: tiles gzipped by libdeflate; 4: big tiles sized from a sample first; 5: the heat layer,
+        // and quakes beyond the world's edge keep none inside it out (issue 48)
+        let encoderVersion = 5
         let recent: [(String, JSON)] = recentSince.map { [("recent_since", .int($0))] } ?? []
         let text = JSON.object([("encoder", .int(encoderVersion)),
                                 ("thinning", options.contentJSON["thinning"] ?? .null),

@@ -1,5 +1,7 @@
 /// The page of `preview.html`: a Web Mercator map drawn on a canvas (no library, no
-/// network: it opens from disk), with the data `PreviewWriter` puts in place of `__DATA__`.
+/// network: it opens from disk), with the data `PreviewWriter` puts in place of `__DATA__`:
+/// the land, plate boundaries and heat of `style.json` (its own layers' JSON, drawn by their
+/// paint properties) under the quakes.
 ///
 /// Zoom levels are MapLibre's (a 512-pixel world at zoom 0), and at zoom z the page shows
 /// the bundle's zoom z + 1, which was thinned for 256-pixel tiles: the same density a
@@ -8,7 +10,10 @@
 /// every draw `<body data-in-view="N">` says how many quakes are drawn in the view (tests
 /// and scripts read it). Tap a quake for its details, a summary for its figures and a zoom.
 enum PreviewPage {
-    static let template = #"""
+    /// The page, with the script of the map's other layers (`PreviewMapScript`) in place.
+    static let template = page.replacingOccurrences(of: "__MAP_LAYERS__\n", with: PreviewMapScript.script)
+
+    private static let page = #"""
         <!DOCTYPE html>
         <html lang="en">
         <head>
@@ -23,6 +28,9 @@ enum PreviewPage {
           header > * { pointer-events: auto; }
           h1 { font-size: 15px; margin: 0; }
           .legend span.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin: 0 3px 0 8px; }
+          .legend span.swatch.line { width: 14px; height: 2px; border-radius: 1px; vertical-align: middle; }
+          #attribution { position: absolute; right: 8px; bottom: 96px; font-size: 11px; color: #c5ced8; background: rgba(13, 27, 42, 0.9); z-index: 1;
+                         padding: 1px 6px; border-radius: 4px; }
           #zoombox { position: absolute; right: 10px; bottom: 110px; display: flex; flex-direction: column; gap: 4px; }
           #zoombox button { width: 34px; height: 34px; font-size: 20px; border-radius: 6px; border: 0; background: #1b2d42; color: #e0e6ed; }
           #time { position: absolute; left: 8px; right: 8px; bottom: 8px; background: rgba(13, 27, 42, 0.85); padding: 6px 10px; border-radius: 6px; }
@@ -45,6 +53,7 @@ enum PreviewPage {
           <span id="count"></span>
           <span class="legend" id="legend"></span>
         </header>
+        <div id="attribution"></div>
         <div id="zoombox"><button id="zoomin" title="Zoom in (+)">+</button><button id="zoomout" title="Zoom out (−)">−</button></div>
         <div id="panel"><button id="close" title="Close">×</button><div id="details"></div></div>
         <div id="time"><canvas id="histogram"></canvas><input id="slider" type="range" min="0" max="1000" value="1000"
@@ -58,9 +67,9 @@ enum PreviewPage {
         const bands = data.legend.bands.slice().reverse().map((b, i, all) => [i == all.length - 1 ? -Infinity : b.from, b.colour]);
         const colour = m => m === null ? data.legend.unknown : bands.find(b => m >= b[0])[1];
         // The legend, built with DOM properties: no value is ever parsed as HTML.
-        const swatch = (property, value, label) => {
+        const swatch = (property, value, label, kind) => {
           const mark = document.createElement("span");
-          mark.className = "swatch";
+          mark.className = kind ? `swatch ${kind}` : "swatch";
           mark.style.setProperty(property, value);
           document.getElementById("legend").append(mark, document.createTextNode(label));
         };
@@ -70,6 +79,8 @@ enum PreviewPage {
         if (data.recentSince !== null) {
           swatch("box-shadow", "inset 0 0 0 1.5px #f8fafc", `since ${new Date(data.recentSince * 1000).toISOString().slice(0, 10)}, all shown`);
         }
+        mapLegend(swatch);
+        document.getElementById("attribution").textContent = data.map.attribution.join(" · ");
         const maxZoom = 18, minZoom = 0;
         const view = { zoom: 1, lat: 20, lon: 150 };
         let drawn = [], drawnClusters = [];
@@ -133,26 +144,7 @@ enum PreviewPage {
           if (canvas.width != width * ratio || canvas.height != height * ratio) { canvas.width = width * ratio; canvas.height = height * ratio; }
           ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
           ctx.fillStyle = data.legend.background; ctx.fillRect(0, 0, width, height);
-          // Land.
-          const w = worldSize(view.zoom), shifts = w < width * 2 ? [-w, 0, w] : [0];
-          ctx.fillStyle = "#1e3247"; ctx.strokeStyle = "#3d5a78"; ctx.lineWidth = 0.8;
-          for (const shift of shifts) {
-            ctx.beginPath();
-            for (const ring of data.basemap) {
-              const [x0, y0] = toScreen(ring[0], ring[1]);
-              const base = x0 + shift;
-              ctx.moveTo(base, y0);
-              let previous = projectX(ring[0], w);
-              let x = base;
-              for (let i = 2; i < ring.length; i += 2) {
-                const px = projectX(ring[i], w);
-                x += px - previous; previous = px;
-                ctx.lineTo(x, height / 2 + projectY(ring[i + 1], w) - projectY(view.lat, w));
-              }
-              ctx.closePath();
-            }
-            ctx.fill(); ctx.stroke();
-          }
+          drawMapLayers(width, height);
           const layer = layerFor(view.zoom), limit = until();
           document.getElementById("until").textContent = "up to " + new Date(limit * 1000).toISOString().slice(0, 10);
           drawn = []; drawnClusters = [];
@@ -189,6 +181,7 @@ enum PreviewPage {
             + (layer ? ` · preview zoom ${layer.zoom}` : " · no zoom is small enough to preview");
         }
 
+        __MAP_LAYERS__
         let scheduled = false, hashTimer = null;
         function changed() {
           if (!scheduled) { scheduled = true; requestAnimationFrame(() => { scheduled = false; draw(); }); }

@@ -7,7 +7,8 @@ import QuakeTiles
 /// It carries the zooms that have a GeoJSON file, lowest first, as long as together they
 /// hold at most `maximumEvents` distinct events (each event once, with its details; a zoom
 /// lists the events it shows by position), their clusters, a histogram of the whole
-/// selection's origin times, and Natural Earth's country outlines (`Basemap`).
+/// selection's origin times, and the map's other layers as `style.json` draws them
+/// (`MapLayers`, with the basemap's GeoJSON and the heat's counts: see `writeMap`).
 enum PreviewWriter {
     /// The most events the page carries: about 160 bytes each with their places in the zooms'
     /// lists, so the page stays under 3 MB (1.2 MB for the 440,633-event catalog: zooms 0–4).
@@ -17,8 +18,10 @@ enum PreviewWriter {
     /// Bars of the time histogram.
     static let histogramBins = 400
 
-    /// `recentSince`: the first origin time (ms) of the recent layer, whose quakes are ringed, if any.
-    static func html(name: String, layers: [ZoomLayer], table: EventTable, recentSince: Int64? = nil) -> String {
+    /// `recentSince`: the first origin time (ms) of the recent layer, whose quakes are ringed, if
+    /// any; `points`, the tiles' events, whose heat the page draws.
+    static func html(name: String, layers: [ZoomLayer], table: EventTable, points: PointSet, basemap: Basemap,
+                     recentSince: Int64? = nil) -> String {
         var carried: [ZoomLayer] = []
         var position = [Int32](repeating: -1, count: table.count)
         var events: [Int] = []
@@ -108,8 +111,7 @@ enum PreviewWriter {
         }
         data.raw("]")
         writeHistogram(&data, table: table)
-        data.raw(",\"basemap\":")
-        data.raw(Basemap.countries)
+        writeMap(&data, points: points, basemap: basemap)
         data.raw("}")
         let text = String(decoding: scriptSafe(data.bytes), as: UTF8.self)
         let parts = PreviewPage.template.components(separatedBy: "__DATA__")

@@ -13,10 +13,12 @@ import Foundation
 /// the quakes: nothing crisp that could be read as a quake, and nothing over one (see
 /// docs/thinning.md for why a glow and not a counted disc). With a recent layer
 /// (`--recent-days`), a GeoJSON source `recent` (`recent.geojson`, beside the style) is drawn
-/// over them alike, each quake ringed in white: the newest quakes stand out.
+/// over them alike, each quake ringed in white: the newest quakes stand out. Under them, the
+/// layers of `MapLayers`: the basemap (land and plate boundaries from GeoJSON files beside the
+/// style, unless `--basemap none`) and the heat of the low zooms.
 enum StyleWriter {
     /// The style's text (keys in a fixed order, so the bytes are deterministic).
-    static func json(name: String, recent: Bool = false) -> String {
+    static func json(name: String, recent: Bool = false, basemap: Basemap = .naturalEarth) -> String {
         let bands = MagnitudeLegend.bands
         // Unknown magnitudes (-100 here) in their own colour, then one colour per class.
         var colour: [JSON] = [.string("step"), .array([.string("coalesce"), .array([.string("get"), .string("mag")]), .int(-100)]),
@@ -46,9 +48,14 @@ enum StyleWriter {
         }
         let attribution: (String, JSON) = ("attribution", .string("Earthquakes: U.S. Geological Survey, ComCat"))
         var sources: [(String, JSON)] = [("quakes", .object([("type", .string("vector")), ("url", .string("pmtiles://quakes.pmtiles")), attribution]))]
+        if basemap != .none { sources += MapLayers.basemapSources }
         var layers: [JSON] = [
             .object([("id", .string("background")), ("type", .string("background")),
                      ("paint", .object([("background-color", .string(MagnitudeLegend.background))]))]),
+        ]
+        if basemap != .none { layers += MapLayers.basemap }
+        layers += [
+            MapLayers.heat,
             .object([("id", .string("clusters")), ("type", .string("circle")), ("source", .string("quakes")),
                      ("source-layer", .string("clusters")),
                      ("paint", .object([("circle-color", .string(MagnitudeLegend.clusterColour)), ("circle-opacity", .number(0.55)),

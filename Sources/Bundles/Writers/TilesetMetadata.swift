@@ -38,6 +38,15 @@ struct TilesetMetadata {
                 ("fields", .object(TileEncoder.clusterFields.map { ($0.name, .string($0.type)) })),
             ]))
         }
+        let heatZooms = records.map(\.key.z).filter { $0 <= HeatLayer.maxZoom }
+        if let first = heatZooms.min(), let last = heatZooms.max() {
+            layers.append(.object([
+                ("id", .string(HeatLayer.name)),
+                ("description", .string("Every event of the tile, shown or not, counted per 8-pixel cell (multipoints by count), for a heatmap weighted by point_count")),
+                ("minzoom", .int(first)), ("maxzoom", .int(last)),
+                ("fields", .object([(HeatLayer.countField, .string("Number"))])),
+            ]))
+        }
         vectorLayers = .array(layers)
 
         let shown = thinning.minZoom.reduce(0) { $0 + ($1 == Thinning.never ? 0 : 1) }
