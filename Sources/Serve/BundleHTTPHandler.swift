@@ -64,6 +64,14 @@ struct BundleHTTPHandler: HTTPHandler {
             break
         }
         if path.hasPrefix("/tiles/") { return try tile(String(path.dropFirst("/tiles/".count)), bundle: bundle, request: request) }
+        if path.hasPrefix("/details/"), path.hasSuffix(".json") {
+            // A quake's details: only a file name `BundleDetails.path(of:)` gives (no other path is read).
+            let id = String(path.dropFirst("/details/".count).dropLast(".json".count))
+            guard let file = BundleDetails.path(of: id), let data = try? Data(contentsOf: bundle.appendingPathComponent(file)) else {
+                return Self.text(404, "Not Found: no details of this quake in the bundle\n")
+            }
+            return Self.body(data, type: "application/json", cache: "no-cache")
+        }
         let name = String(path.dropFirst())
         if let type = Self.plainFiles[name], let data = try? Data(contentsOf: bundle.appendingPathComponent(name), options: .mappedIfSafe) {
             return Self.body(data, type: type, cache: "no-cache")
