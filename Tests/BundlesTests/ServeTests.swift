@@ -140,7 +140,7 @@ import FoundationNetworking
     }
 
     /// Starts `quake-bake serve` of workspace `root` on a free loopback port; returns it and its URL.
-    private static func serve(_ root: String) throws -> (Process, URL) {
+    static func serve(_ root: String) throws -> (Process, URL) {
         struct NoURL: Error, CustomStringConvertible { let description = "quake-bake serve printed no URL" }
         let server = Process()
         server.executableURL = URL(fileURLWithPath: try QuakeBakeCLI.path())
