@@ -270,3 +270,29 @@ import TestSupport
         #expect(FileManager.default.fileExists(atPath: first.directory.path), "the older version is still kept")
     }
 }
+
+/// A quake's details changing alone (its row as it was) makes a new version whose app database,
+/// patched, holds the new summary, and whose delta carries it (issue 47).
+@Suite struct DetailsOnlyChangeTests {
+    @Test func aChangedDetailAloneMakesANewVersionAndADelta() async throws {
+        let dir = TemporaryDirectory("deltas-details")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        let out = dir.path("bundles")
+        let id = try #require(try store.events().keys.min())
+        try store.setDetails([id: #"{"id":"\#(id)","pager":{"alert":"green"}}"#])
+        let v1 = try ExportHelpers.export(store, to: out)
+        try store.setDetails([id: #"{"id":"\#(id)","pager":{"alert":"yellow"}}"#])
+        let log = RecordedLog()
+        let v2 = try ExportHelpers.export(store, to: out, logger: log.logger)
+        #expect(v2.changed && v2.bundleVersion != v1.bundleVersion)
+        #expect(log.messages.contains { $0.contains("patched the previous bundle's file") && $0.contains("kept it (still compact)") }, "\(log.messages)")
+        let file = try String(contentsOf: v2.directory.appendingPathComponent("details/\(id).json"), encoding: .utf8)
+        #expect(file == #"{"id":"\#(id)","pager":{"alert":"yellow"}}"# + "\n")
+        let report = try JSONDecoder().decode(DeltaTests.Report.self, from: await WitnessScript.run(
+            "delta_witness.py", [dir.path("witness").path, v1.directory.path, v2.directory.path]))
+        #expect(report.direct.mismatches == 0 && report.direct.delta_details == 1 && report.direct.delta_rows == 0, "\(report.direct)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: v2.directory.appendingPathComponent("manifest.json"))) as? [String: Any]
+        let changed = ((manifest?["deltas"] as? [[String: Any]])?.first?["changed_files"] as? [String]) ?? []
+        #expect(changed.contains("details/\(id).json"), "\(changed)")
+    }
+}

@@ -56,6 +56,7 @@ import TestSupport
         // Every detail request is in the journal's statistics.
         let status = try #require(try FetchStatus.read(workspace))
         #expect(status.endpoints.first { $0.endpoint == "detail" }?.requests == 10)
+        #expect(status.detailsArchived == 10 && status.detailsWaiting == served.count - 10, "\(status)")
     }
 
     @Test func nothingChangedAsksNothingAndAnUpdateAsksAgain() async throws {
@@ -104,7 +105,8 @@ import TestSupport
         // One count, one query and six details: eight requests, at four per window of 1.5 s.
         (options.requestBudget, options.budgetWindow) = (4, 1.5)
         let summary = try await Self.fetch(standIn, Workspace(root: directory.url), options)
-        #expect(summary.countRequests + summary.queryRequests + summary.details.requests == 8)
+        #expect(summary.countRequests + summary.queryRequests + summary.details.requests >= 8, "retries count too")
+        #expect(summary.details.fetched == 6)
         #expect(summary.duration >= 1.5, "the budget held the details back: \(summary.duration) s")
     }
 
