@@ -36,19 +36,24 @@ extension Journal {
     /// them, so that `index` removes them. With `none`, nothing is noted.
     static func noteDetails(of events: [QuakeEvent], policy: DetailPolicy, runID: Int64, now: String, _ db: Database) throws {
         guard policy != .none else { return }
+        let queue = try db.cachedStatement(sql: """
+            INSERT INTO detail_queue (event_id, updated, mag, sig, state, attempts) VALUES (?, ?, ?, ?, 'pending', 0)
+            ON CONFLICT (event_id) DO UPDATE SET updated = excluded.updated, mag = excluded.mag, sig = excluded.sig,
+                state = 'pending', attempts = 0, message = NULL
+            WHERE excluded.updated > detail_queue.updated
+            """)
+        let find = try db.cachedStatement(sql: "SELECT updated FROM detail_queue WHERE event_id = ?")
+        // Most quakes of a page want no details and never did: none to look for while the queue is empty.
+        var anyQueued = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM detail_queue)") ?? false
         for event in events {
             if policy.wants(event) {
-                try db.execute(sql: """
-                    INSERT INTO detail_queue (event_id, updated, mag, sig, state, attempts) VALUES (?, ?, ?, ?, 'pending', 0)
-                    ON CONFLICT (event_id) DO UPDATE SET updated = excluded.updated, mag = excluded.mag, sig = excluded.sig,
-                        state = 'pending', attempts = 0, message = NULL
-                    WHERE excluded.updated > detail_queue.updated
-                    """, arguments: [event.id, event.updated, event.mag, event.sig])
+                try queue.execute(arguments: [event.id, event.updated, event.mag, event.sig])
+                anyQueued = true
                 continue
             }
+            guard anyQueued else { continue }
             for id in event.allIds {
-                guard let row = try Row.fetchOne(db, sql: "SELECT updated, state FROM detail_queue WHERE event_id = ?", arguments: [id]),
-                      event.updated > row["updated"] as Int64 else { continue }
+                guard let updated = try Int64.fetchOne(find, arguments: [id]), event.updated > updated else { continue }
                 try db.execute(sql: "DELETE FROM detail_queue WHERE event_id = ?", arguments: [id])
                 let archived = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM details WHERE event_id = ? AND file IS NOT NULL)", arguments: [id]) ?? false
                 guard archived else { continue }
