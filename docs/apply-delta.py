@@ -7,7 +7,7 @@ NEW_BUNDLE is the new version as published (its manifest.json and deltas/; the a
 nothing else of it to update its tiles and rows). Applies
 NEW/deltas/<OLD's bundle_version>.mbtiles and .sqlite to OLD/quakes.mbtiles and
 OLD/quakes.sqlite in place (each in one transaction), after which they hold the new
-version's tiles and rows exactly. Python's sqlite3 alone: the SQL below is all an app
+version's tiles and rows (and quakes' details) exactly. Python's sqlite3 alone: the SQL below is all an app
 needs (README, "Updating an app by delta"); copy it into any SQLite client.
 
 Nothing is changed unless everything checks out first: NEW's manifest lists a delta from
@@ -46,6 +46,14 @@ DELETE FROM info;
 INSERT INTO info (name, value) SELECT name, value FROM delta.info;
 """
 
+# The quakes' details (deltas of bundles with format 4 and later carry them; a copy made
+# before had no such table).
+DETAILS_SQL = """
+CREATE TABLE IF NOT EXISTS details (id TEXT PRIMARY KEY, json TEXT);
+DELETE FROM details WHERE id IN (SELECT id FROM delta.deleted_details);
+INSERT OR REPLACE INTO details (id, json) SELECT id, json FROM delta.details;
+"""
+
 
 class Refused(Exception):
     """A delta that cannot be applied to this copy, with why; the copy is left as it was."""
@@ -82,7 +90,8 @@ def apply_rows(app_database, delta):
     """Applies a rows delta (.sqlite) to an app database (quakes.sqlite) (`apply` checks first that it is the database's)."""
     db = attach(app_database, delta)
     columns = ", ".join('"%s"' % row[1] for row in db.execute("PRAGMA delta.table_info(events)"))
-    db.executescript("BEGIN;" + ROWS_SQL.format(columns=columns) + "COMMIT;")
+    has_details = db.execute("SELECT count(*) FROM delta.sqlite_master WHERE type = 'table' AND name = 'details'").fetchone()[0] > 0
+    db.executescript("BEGIN;" + ROWS_SQL.format(columns=columns) + (DETAILS_SQL if has_details else "") + "COMMIT;")
     db.close()
 
 

@@ -26,7 +26,8 @@ enum BundleBuilder {
     /// `thinned` is called once the events are thinned, with each event's minzoom and the row
     /// keys of the events whose feature id moved.
     static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
-                      previous: URL?, previousMBTiles: PreviousFileCopy?, state: StateFiles, recent: RecentLayer?, deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
+                      previous: URL?, previousMBTiles: PreviousFileCopy?, state: StateFiles, recent: RecentLayer?, details: BundleDetails,
+                      deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
                       thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
         let table = read.snapshot.table
         let thinningOptions = options.thinning
@@ -84,8 +85,9 @@ enum BundleBuilder {
             // Every zoom of the preview draws the recent quakes; at most half its room goes to them (the biggest).
             let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumRecentEvents))) } } ?? layers
             try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, points: points, basemap: options.basemap,
-                                              recentSince: recent?.since).utf8),
+                                              recentSince: recent?.since, details: details).utf8),
                       to: directory.appendingPathComponent("preview.html"))
+            try details.writeFiles(into: directory)
             return Stopwatch.seconds(since: sideStart)
         }
         stopwatch.lap("the GeoJSON zooms' points")

@@ -80,8 +80,10 @@ public enum Exporter {
             }
         }
         let table = read.snapshot.table
+        let details = BundleDetails.checked(try reader.rows.details(of: options.selection.filter), logger: logger)
         let contentDigest = Self.contentDigest(table)
-        let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest)
+        let bundleVersion = Self.bundleVersion(options: options, highWaterMark: highWaterMark, contentDigest: contentDigest,
+                                               detailsDigest: details.digest)
 
         if let current, Manifest.bundleVersion(in: current) == bundleVersion {
             let summary = ExportSummary(changed: false, bundleVersion: bundleVersion, directory: current, events: table.count,
@@ -122,7 +124,7 @@ public enum Exporter {
                                                                 featureIDs: try assigning.wait(),
                                                                 info: .init(bundleVersion: bundleVersion, highWaterMark: highWaterMark,
                                                                             events: table.count, recentSince: recent?.since),
-                                                                previous: previousDatabase,
+                                                                details: details, previous: previousDatabase,
                                                                 to: directory.appendingPathComponent("quakes.sqlite"),
                                                                 packingMayStart: { pointsOrdered.wait() }, logger: logger)
             let started = Stopwatch.threadCPUSeconds()
@@ -151,7 +153,7 @@ public enum Exporter {
         var cacheWriter: BackgroundWork<Void>?
         let built = try BundleBuilder.build(read: read, points: points, featureIDs: featureIDs, options: options, directory: directory,
                                             previous: tilesBase, previousMBTiles: previousMBTiles, state: state,
-                                            recent: recent, deltaBases: plannedBases,
+                                            recent: recent, details: details, deltaBases: plannedBases,
                                             progress: progress, stopwatch: &stopwatch) { minZoom, movedKeys in
             let writer = BackgroundWork("export.event-cache") {
                 try EventCache.write(version: final.lastPathComponent, options: options, snapshot: read.snapshot,
@@ -171,7 +173,7 @@ public enum Exporter {
         var warnings = built.warnings
         if table.count == 0 { warnings.insert("no event of the store \(store.path) matches the selection; the bundle is empty", at: 0) }
         let manifest = Manifest(bundleVersion: bundleVersion, highWaterMark: highWaterMark, contentDigest: contentDigest, options: options,
-                                events: table.count, bounds: built.metadata.bounds,
+                                events: table.count, details: details.rows.count, bounds: built.metadata.bounds,
                                 timeSpan: table.count == 0 ? nil : (table.time.min()!, table.time.max()!), zooms: built.zooms,
                                 geoJSONZooms: built.geoJSONZooms, recent: recent, files: files, deltas: deltas, warnings: warnings)
         try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
@@ -281,10 +283,12 @@ public enum Exporter {
         return String(format: "%016llx", hasher.finalize())
     }
 
-    /// The bundle version: the first 16 hex digits of the SHA-256 of everything the bundle is made from.
-    static func bundleVersion(options: ExportOptions, highWaterMark: Int64, contentDigest: String) -> String {
+    /// The bundle version: the first 16 hex digits of the SHA-256 of everything the bundle is made
+    /// from (the events, and the details of those that have them: `BundleDetails.digest`).
+    static func bundleVersion(options: ExportOptions, highWaterMark: Int64, contentDigest: String, detailsDigest: String) -> String {
         let text = JSON.object([("format", .int(Manifest.formatVersion)), ("options", options.contentJSON),
-                                ("high_water_mark", .int(highWaterMark)), ("content", .string(contentDigest))]).text
+                                ("high_water_mark", .int(highWaterMark)), ("content", .string(contentDigest)),
+                                ("details", .string(detailsDigest))]).text
         return String(SHA256.hex(Data(text.utf8)).prefix(16))
     }
 }

@@ -10,15 +10,18 @@ struct Manifest {
     static let format = "quake-bake bundle"
     /// 2: the app database's rowids are the events' feature ids (1: ranks in id order).
     /// 3: the app database's `info` names its `bundle_version`, and deltas the versions they
-    /// join (`delta_info`). Part of the bundle version: the first export after an upgrade that
-    /// changes it makes a new version even when the store has not changed.
-    static let formatVersion = 3
+    /// join (`delta_info`). 4: quakes' details (`details/<id>.json`, the app database's `details`
+    /// table). Part of the bundle version: the first export after an upgrade that changes it
+    /// makes a new version even when the store has not changed.
+    static let formatVersion = 4
 
     let bundleVersion: String
     let highWaterMark: Int64
     let contentDigest: String
     let options: ExportOptions
     let events: Int
+    /// Events of the selection with details.
+    let details: Int
     let bounds: (Double, Double, Double, Double)
     /// First and last origin time of the selection (`nil` when it is empty).
     let timeSpan: (Int64, Int64)?
@@ -44,6 +47,7 @@ struct Manifest {
             ])),
             ("selection", .object([
                 ("events", .int(events)),
+                ("details", .int(details)),
                 ("bounds", .array([w, s, e, n].map { .double($0) })),
                 ("first_time", timeSpan.map { .string(ISOTime.format(milliseconds: $0.0)) } ?? .null),
                 ("last_time", timeSpan.map { .string(ISOTime.format(milliseconds: $0.1)) } ?? .null),

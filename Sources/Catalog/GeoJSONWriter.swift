@@ -3,9 +3,20 @@
 public enum GeoJSONWriter {
     /// One feature: `{"type":"Feature","properties":{…},"geometry":{…},"id":"…"}`.
     public static func feature(_ e: QuakeEvent) -> String {
+        feature(e, products: nil)
+    }
+
+    /// The event's detail answer (`query?eventid=`): its feature without `detail`, with
+    /// `products` (the text of a `properties.products` object) as the last property.
+    public static func detail(_ e: QuakeEvent, products: String) -> String {
+        feature(e, products: products)
+    }
+
+    private static func feature(_ e: QuakeEvent, products: String?) -> String {
         var p = "{\"mag\":\(JSONText.optional(e.mag)),\"place\":\(JSONText.optional(e.place))"
         p += ",\"time\":\(JSONText.optional(e.time)),\"updated\":\(e.updated),\"tz\":\(JSONText.optional(e.tz))"
-        p += ",\"url\":\(JSONText.optional(e.url)),\"detail\":\(JSONText.optional(e.detail))"
+        p += ",\"url\":\(JSONText.optional(e.url))"
+        if products == nil { p += ",\"detail\":\(JSONText.optional(e.detail))" }
         p += ",\"felt\":\(JSONText.optional(e.felt)),\"cdi\":\(JSONText.optional(e.cdi)),\"mmi\":\(JSONText.optional(e.mmi))"
         p += ",\"alert\":\(JSONText.optional(e.alert)),\"status\":\(JSONText.optional(e.status))"
         p += ",\"tsunami\":\(e.tsunami ?? 0),\"sig\":\(JSONText.optional(e.sig))"
@@ -14,7 +25,9 @@ public enum GeoJSONWriter {
         p += ",\"types\":\(JSONText.string(CommaList.format(e.types)))"
         p += ",\"nst\":\(JSONText.optional(e.nst)),\"dmin\":\(JSONText.optional(e.dmin)),\"rms\":\(JSONText.optional(e.rms))"
         p += ",\"gap\":\(JSONText.optional(e.gap)),\"magType\":\(JSONText.optional(e.magType))"
-        p += ",\"type\":\(JSONText.optional(e.eventType)),\"title\":\(JSONText.optional(e.title))}"
+        p += ",\"type\":\(JSONText.optional(e.eventType)),\"title\":\(JSONText.optional(e.title))"
+        if let products { p += ",\"products\":" + products }
+        p += "}"
         let geometry: String
         if let longitude = e.longitude, let latitude = e.latitude {
             geometry = "{\"type\":\"Point\",\"coordinates\":[\(JSONText.number(longitude)),\(JSONText.number(latitude)),\(JSONText.optional(e.depthKm))]}"

@@ -36,6 +36,14 @@ public struct FetchOptions: Sendable {
     public var requestBudget = 400
     /// The budget's sliding window, seconds.
     public var budgetWindow: TimeInterval = 300
+    /// Which quakes to fetch details of (ShakeMap, PAGER, DYFI, moment tensor, …).
+    public var details: DetailPolicy = .significant
+    /// Details fetched per run at most, biggest quakes first (each is one request and a few for
+    /// its files); the rest wait for later runs.
+    public var detailsPerRun = 200
+    /// Largest product file accepted, in bytes, as received and once decompressed (a big
+    /// Californian quake's ShakeMap station list is a few MB).
+    public var maxContentBytes = 8 << 20
 
     /// The range each setting may take: anything outside (NaN and infinity included) is refused
     /// where it is given, by flag or by configuration key. Wide enough for any real use, and
@@ -53,6 +61,8 @@ public struct FetchOptions: Sendable {
         public static let attempts: ClosedRange<Int> = 1...100
         /// The largest answer, MB: up to 4 GB.
         public static let bodyMegabytes: ClosedRange<Int> = 1...4_096
+        /// Details per run.
+        public static let detailsPerRun: ClosedRange<Int> = 0...100_000
 
         /// "must be 1…16" in words.
         public static func describe<T: Comparable>(_ range: ClosedRange<T>) -> String {

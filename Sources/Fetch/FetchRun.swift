@@ -14,7 +14,9 @@ final class FetchRun: Sendable {
     private let progress: any ProgressSink
     private let logger: Logger
     private let transport: HTTPTransport
+    private let contentTransport: HTTPTransport
     private let client: ServiceClient
+    private let contentClient: ServiceClient
     private let planner: WindowPlanner
     private let tally = Tally()
 
@@ -29,19 +31,22 @@ final class FetchRun: Sendable {
         self.logger = logger
         transport = HTTPTransport(connectTimeout: options.connectTimeout, readTimeout: options.readTimeout,
                                   deadline: options.requestDeadline, maxBodyBytes: options.maxBodyBytes)
+        // Product files stop at their own, smaller limit as they arrive.
+        contentTransport = HTTPTransport(connectTimeout: options.connectTimeout, readTimeout: options.readTimeout,
+                                         deadline: options.requestDeadline, maxBodyBytes: options.maxContentBytes)
         let tally = self.tally
         let runID = run.id
-        client = ServiceClient(
-            service: options.service, transport: transport,
-            gate: RequestGate(concurrency: options.concurrency, budget: options.requestBudget, window: options.budgetWindow),
-            retry: RetryPolicy(maxAttempts: options.maxAttempts, baseDelay: options.retryBaseDelay, maxDelay: options.retryMaxDelay,
-                               maxRetryAfter: options.maxRetryAfter, giveUpAfter: options.giveUpAfter),
-            maxBodyBytes: options.maxBodyBytes,
-            record: { request in
-                tally.record(request)
-                journal.record(request, runID: runID, now: Int64(Date().timeIntervalSince1970 * 1000))
-            },
-            logger: logger)
+        let gate = RequestGate(concurrency: options.concurrency, budget: options.requestBudget, window: options.budgetWindow)
+        let retry = RetryPolicy(maxAttempts: options.maxAttempts, baseDelay: options.retryBaseDelay, maxDelay: options.retryMaxDelay,
+                                maxRetryAfter: options.maxRetryAfter, giveUpAfter: options.giveUpAfter)
+        let record: @Sendable (RequestRecord) -> Void = { request in
+            tally.record(request)
+            journal.record(request, runID: runID, now: Int64(Date().timeIntervalSince1970 * 1000))
+        }
+        client = ServiceClient(service: options.service, transport: transport, gate: gate, retry: retry, maxBodyBytes: options.maxBodyBytes,
+                               record: record, logger: logger)
+        contentClient = ServiceClient(service: options.service, transport: contentTransport, gate: gate, retry: retry,
+                                      maxBodyBytes: options.maxContentBytes, record: record, logger: logger)
         var parameters: [(String, String)] = [("format", "geojson"), ("jsonerror", "true")]
         if let updatedAfter = run.updatedAfter {
             parameters += [("updatedafter", ISOTime.formatParameter(milliseconds: updatedAfter)), ("includedeleted", "true")]
@@ -49,7 +54,10 @@ final class FetchRun: Sendable {
         planner = WindowPlanner(client: client, parameters: parameters + selection.filterParameters)
     }
 
-    func close() { transport.close() }
+    func close() {
+        transport.close()
+        contentTransport.close()
+    }
 
     func summary() async -> FetchSummary {
         tally.summary(run: run, duration: Date().timeIntervalSince(tally.started))
@@ -72,6 +80,8 @@ final class FetchRun: Sendable {
         if let counted, try await auditEstimatedWindows(counted: counted) {
             try await fetchPlannedWindows(cap: cap)
         }
+        try await DetailRun(runID: run.id, options: options, client: client, contentClient: contentClient, journal: journal,
+                            workspace: workspace, tally: tally, progress: progress, logger: logger).execute()
     }
 
     /// Fetches every window still planned, `concurrency` at a time, splitting those over the cap.
@@ -202,7 +212,10 @@ final class FetchRun: Sendable {
                               storedBytes: compressed.count, sha256: SHA256.hex(answer.body),
                               durationMS: Int(answer.duration * 1000), fetchedAt: ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)),
                               maxUpdated: page.events.map(\.updated).max(), generated: page.metadata?.generated)
-        try journal.recordPage(entry, runID: run.id, window: window)
+        let (policy, runID) = (options.details, run.id)
+        try journal.recordPage(entry, runID: run.id, window: window) { db in
+            try Journal.noteDetails(of: page.events, policy: policy, runID: runID, now: entry.fetchedAt, db)
+        }
         tally.fetched(events: entry.eventCount, bytes: entry.bytes)
         report()
     }
@@ -219,38 +232,5 @@ final class FetchRun: Sendable {
 
     private static func stamp(_ ms: Int64) -> String {
         ISOTime.formatParameter(milliseconds: ms).replacingOccurrences(of: ":", with: "").replacingOccurrences(of: "-", with: "")
-    }
-}
-
-/// Counters of one fetch invocation, shared by its concurrent tasks.
-final class Tally: @unchecked Sendable {
-    private let lock = NSLock()
-    let started = Date()
-    private var planned = 0, alreadyDone = 0, fetched = 0, events = 0, bytes = 0
-    private var counts = 0, queries = 0, failures = 0, outsideSelection = 0
-
-    func plan(windows: Int, alreadyDone done: Int) { lock.withLock { planned = windows; alreadyDone = done } }
-    func addPlanned(_ n: Int) { lock.withLock { planned += n } }
-    func fetched(events e: Int, bytes b: Int) { lock.withLock { fetched += 1; events += e; bytes += b } }
-    func outside(_ n: Int) { lock.withLock { outsideSelection += n } }
-
-    func record(_ request: RequestRecord) {
-        lock.withLock {
-            if request.endpoint == "count" { counts += 1 } else { queries += 1 }
-            if request.status != 200 { failures += 1 }
-        }
-    }
-
-    func progress() -> (done: Int, planned: Int, events: Int, bytes: Int) {
-        lock.withLock { (alreadyDone + fetched, planned, events, bytes) }
-    }
-
-    func summary(run: RunRecord, duration: TimeInterval) -> FetchSummary {
-        lock.withLock {
-            FetchSummary(runID: run.id, mode: run.mode, resumed: false, updatedAfter: run.updatedAfter, windowsPlanned: planned,
-                         windowsFetched: fetched, windowsAlreadyDone: alreadyDone, events: events, bytes: bytes,
-                         countRequests: counts, queryRequests: queries, failedAttempts: failures, outsideSelection: outsideSelection,
-                         highWaterMark: nil, duration: duration)
-        }
     }
 }

@@ -14,6 +14,9 @@ public struct FetchStatus: Sendable, Codable, Equatable {
     public var archivedBytes: Int
     /// Request statistics per endpoint, over every run.
     public var endpoints: [Endpoint]
+    /// Quakes' details archived, and quakes waiting for theirs (`--details-per-run`, or a service in trouble).
+    public var detailsArchived: Int
+    public var detailsWaiting: Int
 
     /// A fetch run.
     public struct Run: Sendable, Codable, Equatable {
@@ -25,7 +28,7 @@ public struct FetchStatus: Sendable, Codable, Equatable {
         public var message: String?
     }
 
-    /// Requests to one endpoint (`count` or `query`).
+    /// Requests to one endpoint (`count`, `query`, `detail` or `content`).
     public struct Endpoint: Sendable, Codable, Equatable {
         public var endpoint: String
         public var requests: Int
@@ -58,8 +61,12 @@ public struct FetchStatus: Sendable, Codable, Equatable {
                                               meanMilliseconds: durations.isEmpty ? 0 : durations.reduce(0, +) / durations.count,
                                               p95Milliseconds: p95, bytes: row.decode(forColumn: "bytes")))
             }
+            let details = try db.tableExists("details")
+            let archived = details ? try Int.fetchOne(db, sql: "SELECT count(*) FROM details WHERE file IS NOT NULL") ?? 0 : 0
+            let waiting = details ? try Int.fetchOne(db, sql: "SELECT count(*) FROM detail_queue WHERE state = 'pending'") ?? 0 : 0
             return try FetchStatus(lastRun: last, highWaterMark: mark, pages: totals.decode(forColumn: "n"),
-                                   archivedEvents: totals.decode(forColumn: "e"), archivedBytes: totals.decode(forColumn: "b"), endpoints: endpoints)
+                                   archivedEvents: totals.decode(forColumn: "e"), archivedBytes: totals.decode(forColumn: "b"), endpoints: endpoints,
+                                   detailsArchived: archived, detailsWaiting: waiting)
         }
     }
 }

@@ -94,6 +94,43 @@ struct Journal {
             // against it (see `FetchRun.auditEstimatedWindows`).
             try db.execute(sql: "ALTER TABLE runs ADD COLUMN counted_events INTEGER")
         }
+        migrator.registerMigration("v4: details") { db in
+            try db.execute(sql: """
+                CREATE TABLE detail_queue (               -- the quakes that want details, and what was had
+                    event_id TEXT PRIMARY KEY NOT NULL,   -- the id a page named the quake by
+                    updated INTEGER NOT NULL,             -- the newest version wanting details (ms)
+                    mag REAL,                             -- biggest first
+                    sig INTEGER,
+                    state TEXT NOT NULL,                  -- pending | fetched | missing | failed
+                    attempts INTEGER NOT NULL DEFAULT 0,  -- runs that tried and could not
+                    message TEXT                          -- why missing or failed
+                ) WITHOUT ROWID;
+                CREATE TABLE details (                    -- the archive's details, in arrival order: what index reads
+                    id INTEGER PRIMARY KEY,
+                    run_id INTEGER NOT NULL,
+                    event_id TEXT NOT NULL,
+                    updated INTEGER NOT NULL,             -- the version it was fetched for (ms)
+                    file TEXT,                            -- the detail answer as received, gzip; NULL: a drop
+                    url TEXT,
+                    bytes INTEGER,                        -- body bytes as received
+                    sha256 TEXT,
+                    drop_reason TEXT,                     -- why the quake's details are no longer wanted
+                    fetched_at TEXT NOT NULL
+                );
+                CREATE INDEX details_event ON details(event_id);
+                CREATE TABLE detail_contents (            -- the content files of each detail
+                    detail_id INTEGER NOT NULL REFERENCES details(id),
+                    position INTEGER NOT NULL,
+                    product TEXT NOT NULL,                -- product type
+                    name TEXT NOT NULL,                   -- the file's path in its product
+                    url TEXT NOT NULL,
+                    file TEXT,                            -- as received, gzip; NULL when left out
+                    bytes INTEGER,
+                    reason TEXT,                          -- why it was left out
+                    PRIMARY KEY (detail_id, position)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 }

@@ -134,9 +134,11 @@ extension Journal {
         return db.lastInsertedRowID
     }
 
-    /// Records a durable page file and marks its window done, in one transaction.
-    func recordPage(_ page: PageEntry, runID: Int64, window: WindowRecord) throws {
+    /// Records a durable page file and marks its window done, in one transaction with `notes`
+    /// (what the page's events ask for next: see `noteDetails`).
+    func recordPage(_ page: PageEntry, runID: Int64, window: WindowRecord, notes: (Database) throws -> Void = { _ in }) throws {
         try queue.write { db in
+            try notes(db)
             try db.execute(sql: """
                 INSERT INTO pages (run_id, window_id, file, url, http_status, event_count, bytes, stored_bytes, sha256,
                                    duration_ms, fetched_at, max_updated, generated)

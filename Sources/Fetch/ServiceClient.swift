@@ -135,12 +135,12 @@ struct ServiceClient: Sendable {
     }
 
     /// What was wrong with one answer: worth another attempt, or final.
-    private enum Problem: Error {
+    enum Problem: Error {
         case transient(String, retryAfter: TimeInterval?)
         case fatal(ServiceError)
     }
 
-    private func withRetries<T>(url: URL, endpoint: String, _ interpret: (HTTPAnswer) -> Result<T, Problem>) async throws -> T {
+    func withRetries<T>(url: URL, endpoint: String, _ interpret: (HTTPAnswer) -> Result<T, Problem>) async throws -> T {
         var lastProblem = ""
         var firstAttempt: Date?
         for attempt in 1...max(1, retry.maxAttempts) {
@@ -236,7 +236,7 @@ struct ServiceClient: Sendable {
     }
 
     /// Problems visible from the HTTP layer alone: statuses, HTML pages from proxies.
-    private func problem(in answer: HTTPAnswer, url: URL) -> Problem? {
+    func problem(in answer: HTTPAnswer, url: URL) -> Problem? {
         let retryAfter = RetryPolicy.retryAfter(answer.header("Retry-After"))
         let isHTML = answer.header("Content-Type")?.lowercased().contains("text/html") == true
             || Self.snippet(answer.body).lowercased().hasPrefix("<")
@@ -248,7 +248,7 @@ struct ServiceClient: Sendable {
         return classify(status: answer.status, message: Self.serviceMessage(answer.body), url: url, retryAfter: retryAfter)
     }
 
-    private func classify(status: Int, message: String, url: URL, retryAfter: TimeInterval?) -> Problem {
+    func classify(status: Int, message: String, url: URL, retryAfter: TimeInterval?) -> Problem {
         if message.contains("exceeds search limit") { return .fatal(.overCap(message: message, matched: Self.matchedCount(message))) }
         if status == 429 || status == 408 || status >= 500 {
             return .transient("status \(status): \(message)", retryAfter: retryAfter)

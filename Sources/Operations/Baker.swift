@@ -32,7 +32,8 @@ public enum Baker {
             report.fetch = try await Fetcher.run(selection: configuration.selection, options: configuration.fetch, workspace: workspace,
                                                  progress: progress, logger: Logger(label: "fetch"))
             try enter("index")
-            report.index = try Indexer.index(try ArchiveSources.all(in: workspace), store: workspace.storePath,
+            report.index = try Indexer.index(try ArchiveSources.all(in: workspace), details: try ArchiveSources.details(in: workspace),
+                                             store: workspace.storePath,
                                              progress: progress, logger: Logger(label: "index"))
             try enter("export")
             if try storeHoldsEvents(workspace.storePath) {
@@ -80,7 +81,7 @@ public struct BakeReport: Sendable {
     public var rejected: Int { index?.counts.rejected ?? 0 }
 
     /// True when the run changed the store or made a new bundle version.
-    public var changed: Bool { (index?.counts.changed ?? 0) > 0 || export?.changed == true }
+    public var changed: Bool { (index?.counts.changed ?? 0) > 0 || (index?.details.changed ?? 0) > 0 || export?.changed == true }
 
     /// One line for cron mail and logs.
     public var line: String {

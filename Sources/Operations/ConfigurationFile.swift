@@ -12,7 +12,8 @@ import QuakeTiles
 /// service: https://earthquake.usgs.gov/fdsnws/event/1/
 /// selection: { start: 2024-01-01, min_magnitude: 2.5, bbox: "170,-50,-170,-10", event_types: [earthquake] }
 /// fetch: { overlap: 10m, concurrency: 2, budget: 400, connect_timeout: 30, read_timeout: 120,
-///         request_deadline: 60, max_body_mb: 100, max_retry_after: 10m, give_up_after: 120, max_attempts: 6, retry_delay: 1 }
+///         request_deadline: 60, max_body_mb: 100, max_retry_after: 10m, give_up_after: 120, max_attempts: 6, retry_delay: 1,
+///         details: significant, details_per_run: 200, max_content_mb: 8 }
 /// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
 ///           stride: 1, clusters: true, keep: 3, deltas: true, recent_days: 30, since: 2024-06-01, min_magnitude: 3,
 ///           basemap: natural-earth }
@@ -105,6 +106,9 @@ public enum ConfigurationFile {
         fetch.giveUpAfter = try s.duration("give_up_after", in: Limits.seconds) ?? fetch.giveUpAfter
         fetch.maxAttempts = try s.int("max_attempts", in: Limits.attempts) ?? fetch.maxAttempts
         fetch.retryBaseDelay = try s.duration("retry_delay", in: Limits.retryDelay) ?? fetch.retryBaseDelay
+        fetch.details = try s.choice("details", of: DetailPolicy.self) ?? fetch.details
+        fetch.detailsPerRun = try s.int("details_per_run", in: Limits.detailsPerRun) ?? fetch.detailsPerRun
+        if let megabytes = try s.int("max_content_mb", in: Limits.bodyMegabytes) { fetch.maxContentBytes = megabytes << 20 }
     }
 
     /// `text`, a path in the file: `~/…` in the home directory, a relative one in `directory`.

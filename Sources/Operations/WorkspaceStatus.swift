@@ -43,6 +43,8 @@ public struct WorkspaceStatus: Sendable, Codable {
         public var rejects: Int
         public var bytes: Int
         public var lastIndexed: String?
+        /// Quakes with details.
+        public var details: Int
     }
 
     /// Reads everything `status` shows. `out` is where bundles are published (default `<workspace>/bundles`).
@@ -77,7 +79,7 @@ public struct WorkspaceStatus: Sendable, Codable {
                             lastTime: s.timeRange.map { ISOTime.format(milliseconds: $0.upperBound) },
                             minMagnitude: s.magnitudeRange?.lowerBound, maxMagnitude: s.magnitudeRange?.upperBound,
                             highWaterMark: s.highWaterMark.map { ISOTime.format(milliseconds: $0) },
-                            tombstones: s.tombstones, rejects: s.rejects, bytes: bytes, lastIndexed: s.lastIndexed)
+                            tombstones: s.tombstones, rejects: s.rejects, bytes: bytes, lastIndexed: s.lastIndexed, details: s.details)
     }
 
     /// The status as JSON (`status --json`), keys sorted.
@@ -99,7 +101,7 @@ public struct WorkspaceStatus: Sendable, Codable {
             if let low = s.minMagnitude, let high = s.maxMagnitude { lines.append("  magnitudes \(low) … \(high)") }
             lines.append("  by type: " + Self.counts(s.byType))
             lines.append("  by status: " + Self.counts(s.byStatus))
-            lines.append("  \(Format.count(s.tombstones, "deletion")) remembered, \(Format.count(s.rejects, "reject"))")
+            lines.append("  \(Format.count(s.tombstones, "deletion")) remembered, \(Format.count(s.rejects, "reject")), \(Format.count(s.details, "quake")) with details")
         } else if let problem = problems.store {
             lines.append("store: \(problem) (`quake-bake index --rebuild` builds a fresh one from the archive)")
         } else {
@@ -111,6 +113,9 @@ public struct WorkspaceStatus: Sendable, Codable {
             if let run = f.lastRun {
                 lines.append("  last fetch: run \(run.id) \(run.mode), \(run.state), started \(run.startedAt)"
                              + (run.message.map { " — \($0)" } ?? ""))
+            }
+            if f.detailsArchived > 0 || f.detailsWaiting > 0 {
+                lines.append("  quakes' details: \(Format.count(f.detailsArchived)) archived, \(Format.count(f.detailsWaiting)) waiting for a later run")
             }
             for e in f.endpoints {
                 lines.append("  \(e.endpoint): \(Format.count(e.requests, "request")) (\(e.failures) failed), mean \(e.meanMilliseconds) ms, "

@@ -76,6 +76,14 @@ struct BundleRoutes: Sendable {
             break
         }
         if path.hasPrefix("/tiles/") { return try tile(String(path.dropFirst("/tiles/".count)), bundle: bundle, head: head) }
+        if path.hasPrefix("/details/"), path.hasSuffix(".json") {
+            // A quake's details: only a file name `BundleDetails.path(of:)` gives (no other path is read).
+            let id = String(path.dropFirst("/details/".count).dropLast(".json".count))
+            guard let file = BundleDetails.path(of: id), let answer = ServeAnswer.file(bundle.appendingPathComponent(file), type: "application/json") else {
+                return .text(.notFound, "Not Found: no details of this quake in the bundle\n")
+            }
+            return answer
+        }
         let name = String(path.dropFirst())
         if let type = Self.plainFiles[name], let answer = ServeAnswer.file(bundle.appendingPathComponent(name), type: type) {
             return answer

@@ -7,7 +7,8 @@ import QuakeBundles
 /// layer's `step` of colours by magnitude, the summaries, and the recent layer's ring and
 /// boundary from `manifest.json`), so a style of the user's own is described as it draws.
 /// After every move, once the map is idle, `<body data-in-view="N">` says how many quakes are
-/// drawn (tests and scripts read it).
+/// drawn (tests and scripts read it). A selected quake's details, when the bundle has them, show
+/// in a panel beside the map, its ShakeMap stations on it (`DetailPanel`).
 enum ServePage {
     static func html(title: String) -> String {
         template.replacingOccurrences(of: "__TITLE__", with: title.htmlEscaped)
@@ -29,11 +30,19 @@ enum ServePage {
                  background: rgba(13, 27, 42, 0.85); color: #e0e6ee; font-size: 13px; pointer-events: none; }
           #bar b { margin-right: 10px; }
           #bar .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin: 0 3px 0 8px; }
+          #qbd-panel { position: absolute; top: 48px; left: 8px; width: 300px; max-height: calc(100% - 70px); overflow: auto; z-index: 1;
+                       display: none; padding: 8px 12px; border-radius: 6px; background: rgba(13, 27, 42, 0.95); color: #e0e6ee;
+                       border: 1px solid #243447; font-size: 13px; }
+          #qbd-panel h2 { font-size: 14px; margin: 0; }
+          #qbd-close { float: right; background: none; border: 0; color: #9aa5b1; font-size: 16px; cursor: pointer; }
+        \#(DetailPanel.style)
         </style>
         </head>
         <body data-in-view="0">
         <div id="bar"><b>__TITLE__</b><span id="count"></span><span id="legend"></span></div>
         <div id="map"></div>
+        <div id="qbd-panel"><button id="qbd-close" title="Close">×</button><h2 id="qbd-title"></h2><div id="qbd-body"></div></div>
+        <script>\#(DetailPanel.script)</script>
         <script>
         "use strict";
         const map = new maplibregl.Map({ container: "map", style: "/style.json", hash: true, center: [150, 20], zoom: 1 });
@@ -90,6 +99,38 @@ enum ServePage {
             + rows.map(r => `${r[0]}: ${r[1]}`).join("<br>");
           if (p.id) html += `<br><a href="https://earthquake.usgs.gov/earthquakes/eventpage/${encodeURIComponent(p.id)}" target="_blank" rel="noopener">USGS event page</a>`;
           new maplibregl.Popup().setLngLat(e.lngLat).setHTML(html).addTo(map);
+          showDetails(p.id, `M ${p.mag === undefined ? "?" : Number(p.mag).toFixed(1)} ${p.place || ""}`);
+        };
+        // The selected quake's details (docs/details.md: the bundle's details/<id>.json) in a panel
+        // built by QuakeDetails, and its ShakeMap stations drawn on the map while it is selected
+        // (<body data-detail="ID" data-stations="N">).
+        async function showDetails(id, title) {
+          let detail = null;
+          if (id) {
+            const answer = await fetch(`/details/${encodeURIComponent(id)}.json`);
+            if (answer.ok) detail = await answer.json();
+          }
+          document.getElementById("qbd-title").textContent = title;
+          document.getElementById("qbd-body").replaceChildren(QuakeDetails.render(detail));
+          document.getElementById("qbd-panel").style.display = detail ? "block" : "none";
+          setStations(QuakeDetails.stations(detail));
+          document.body.dataset.detail = detail ? detail.id : "";
+        }
+        function setStations(list) {
+          const data = QuakeDetails.stationsGeoJSON(list);
+          if (map.getSource("qbd-stations")) {
+            map.getSource("qbd-stations").setData(data);
+          } else {
+            map.addSource("qbd-stations", { type: "geojson", data });
+            map.addLayer({ id: "qbd-stations", type: "circle", source: "qbd-stations",
+                           paint: { "circle-radius": 4.5, "circle-color": ["get", "colour"], "circle-stroke-color": "#0d1b2a", "circle-stroke-width": 1 } });
+          }
+          document.body.dataset.stations = String(list.length);
+        }
+        document.getElementById("qbd-close").onclick = () => {
+          document.getElementById("qbd-panel").style.display = "none";
+          document.body.dataset.detail = "";
+          setStations([]);
         };
         map.on("click", "quakes", showQuake);
         map.on("click", "recent", showQuake);

@@ -12,6 +12,7 @@ enum AdminRoutes {
         "GET /admin/faults", "POST /admin/faults", "DELETE /admin/faults",
         "GET /admin/requests", "DELETE /admin/requests",
         "GET /admin/clock", "POST /admin/clock", "GET /admin/replay", "POST /admin/replay/advance",
+        "POST /admin/details", "POST /admin/products/PATH",
     ]
 
     static func answer(_ request: HTTPRequest, path: String, parameters: [(name: String, value: String)],
@@ -43,6 +44,10 @@ enum AdminRoutes {
                 json = try await state.changePreferredId(parts[1], to: newId)
             case ("POST", 3) where parts[0] == "events" && parts[2] == "delete":
                 json = try await state.deleteEvent(parts[1])
+            case ("POST", 1) where parts[0] == "details":
+                json = try await state.addDetails(body)
+            case ("POST", _) where parts.count >= 3 && parts[0] == "products":
+                json = try await state.addProductFile(parts.dropFirst().joined(separator: "/"), body)
             case ("GET", 1) where parts[0] == "faults":
                 json = await state.faultList()
             case ("POST", 1) where parts[0] == "faults":

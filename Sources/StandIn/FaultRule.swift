@@ -17,7 +17,8 @@ import QuakeCommon
 /// true answer, default 1 byte a second), `gzipbomb[=MB]` (gzip inflating to MB of zeros,
 /// default 1024), `badcount=TEXT` (the count answer says `TEXT`: `1e12`, `-1`, `"many"`;
 /// count requests only), `badcap=TEXT` (the count answer's `maxAllowed` says `TEXT`: `0`, `-5`;
-/// count requests only). Lying and wandering ones: `short[=N]` (a query answer without its last
+/// count requests only). The hostile bodies apply to `detail` and `product` requests too, with
+/// `on=`. Lying and wandering ones: `short[=N]` (a query answer without its last
 /// N features, default half of them, nothing else changed: a service that cuts pages short
 /// without saying so); `feature` (a query answer that is its first feature alone, not a
 /// FeatureCollection); `sameid` (every feature of a query answer gets the first one's id);
@@ -26,8 +27,9 @@ import QuakeCommon
 /// without BASE, to the request itself: followed forever, a loop).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
 /// (every Kth), `rate=P` with optional `seed=S` (default 1). `after=M` lets the first
-/// M matching requests through first. `on=query|count|any` limits the rule (default:
-/// query and count).
+/// M matching requests through first. `on=query|count|detail|product|any` limits the rule
+/// (default: query and count; `detail` is one event's detail answer, `query?eventid=`, and
+/// `product` a product file, `/product/…`).
 struct FaultRule: Sendable {
     let spec: String
     let kind: FaultKind
@@ -46,6 +48,11 @@ struct FaultRule: Sendable {
 
     /// The FDSN methods a rule watches unless `on=` says otherwise.
     static let defaultEndpoints: Set<String> = ["query", "count"]
+    /// Every kind of request a rule can watch: `detail` is one event's detail answer
+    /// (`query?eventid=`), `product` a product file (`/product/…`).
+    static let allEndpoints: Set<String> = ["query", "count", "detail", "product"]
+    /// The requests whose answer has a body a hostile kind can replace.
+    static let bodyEndpoints: Set<String> = ["query", "detail", "product"]
 
     /// Parses a spec; throws a message naming the spec and what is wrong with it.
     init(spec: String) throws(FaultSpecError) {
@@ -97,7 +104,7 @@ struct FaultRule: Sendable {
                        + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, sameid, bigheader, redirect")
         }
         var trigger: Trigger?
-        var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly ? ["query"] : Self.defaultEndpoints)
+        var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly || kind.needsBody ? ["query"] : Self.defaultEndpoints)
         var after = 0
         var seed: UInt64 = 1
         for field in fields.dropFirst() {
@@ -115,12 +122,13 @@ struct FaultRule: Sendable {
             case "after": after = try int(value, default: 0, 0...Int.max, "after")
             case "on":
                 switch value {
-                case "query", "count": endpoints = [value]
-                case "any": endpoints = Self.defaultEndpoints
-                default: throw fail("on must be query, count or any")
+                case "query", "count", "detail", "product": endpoints = [value]
+                case "any": endpoints = kind.isCountOnly ? ["count"] : kind.isQueryOnly ? ["query"] : kind.needsBody ? Self.bodyEndpoints : Self.allEndpoints
+                default: throw fail("on must be query, count, detail, product or any")
                 }
-                if kind.isCountOnly && endpoints != ["count"] { throw fail("wrongcount applies to count requests only") }
+                if kind.isCountOnly && endpoints != ["count"] { throw fail("\(kind.name) applies to count requests only") }
                 if kind.isQueryOnly && endpoints != ["query"] { throw fail("\(kind.name) applies to query requests only") }
+                if kind.needsBody && !endpoints.isSubset(of: Self.bodyEndpoints) { throw fail("\(kind.name) applies to query, detail or product requests only") }
             default: throw fail("unknown key \"\(key)\"; keys: next, every, rate, seed, after, on")
             }
         }
@@ -207,9 +215,18 @@ enum FaultKind: Sendable, Equatable {
         }
     }
 
+    /// Kinds that change the features of a FeatureCollection: `query` requests only.
     var isQueryOnly: Bool {
         switch self {
-        case .damagedFeature, .outsideFeature, .hostileBody, .drip, .gzipBomb, .shortPage, .featureOnly, .repeatedID: true
+        case .damagedFeature, .outsideFeature, .shortPage, .featureOnly, .repeatedID: true
+        default: false
+        }
+    }
+
+    /// Kinds that replace a body: `query` requests unless `on=detail` or `on=product` says otherwise.
+    var needsBody: Bool {
+        switch self {
+        case .hostileBody, .drip, .gzipBomb: true
         default: false
         }
     }

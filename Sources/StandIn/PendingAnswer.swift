@@ -7,8 +7,9 @@ enum PendingAnswer: Sendable {
     case ready(ServiceAnswer)
     /// A FeatureCollection (`query`), optionally wrapped in a JSONP callback.
     case collection([QuakeEvent], PageMetadata, callback: String?)
-    /// One Feature (`query?eventid=`).
-    case feature(QuakeEvent, callback: String?)
+    /// One event's detail answer (`query?eventid=`): its Feature with its products, their
+    /// content URLs below `base` (see `RecordedDetails.productsText`).
+    case detail(QuakeEvent, RecordedDetails, base: String, includeSuperseded: Bool, callback: String?)
     /// ComCat CSV (`format=csv`).
     case csv([QuakeEvent])
 
@@ -19,8 +20,9 @@ enum PendingAnswer: Sendable {
             return answer
         case .collection(let events, let metadata, let callback):
             return Self.json(GeoJSONWriter.collection(events, metadata: metadata), callback: callback)
-        case .feature(let event, let callback):
-            return Self.json(GeoJSONWriter.feature(event), callback: callback)
+        case .detail(let event, let details, let base, let includeSuperseded, let callback):
+            let products = details.productsText(for: event, base: base, includeSuperseded: includeSuperseded)
+            return Self.json(GeoJSONWriter.detail(event, products: products), callback: callback)
         case .csv(let events):
             return ServiceAnswer(status: 200, contentType: "text/csv", text: ComCatCSV.write(events))
         }

@@ -32,6 +32,8 @@ struct RequestContext: Sendable {
     var now: Int64
     /// `format=geojson&jsonerror=true`: errors come as a FeatureCollection on HTTP 200.
     var jsonErrors: Bool
+    /// Where this stand-in serves product files (`http://HOST/product/`), for content URLs.
+    var productBase: String
 
     /// The service's error answer for `error`, plain or JSON as the request asked.
     func answer(for error: ServiceError) -> ServiceAnswer {

@@ -14,6 +14,9 @@ public struct StandInConfiguration: Sendable {
     public var faults: [String]
     /// Replay mode, when set.
     public var replay: ReplayOptions?
+    /// Recorded detail answers and product files (`events/ID.geojson[.gz]`, `product/PATH[.gz]`,
+    /// as in `data/usgs/detail`), when set.
+    public var details: URL?
 
     /// Replay of the history file: "the catalog as of T", T moved by the admin interface.
     public struct ReplayOptions: Sendable {
@@ -38,12 +41,13 @@ public struct StandInConfiguration: Sendable {
     }
 
     public init(catalogs: [URL] = [], port: UInt16 = 0, cap: Int = 20_000, now: Int64? = nil, faults: [String] = [],
-                replay: ReplayOptions? = nil) {
+                replay: ReplayOptions? = nil, details: URL? = nil) {
         self.catalogs = catalogs
         self.port = port
         self.cap = cap
         self.now = now
         self.faults = faults
         self.replay = replay
+        self.details = details
     }
 }

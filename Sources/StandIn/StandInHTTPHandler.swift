@@ -30,16 +30,28 @@ struct StandInHTTPHandler: HTTPHandler {
                                                       headers: [("Location", location)]))
         } else if path.hasPrefix(ServiceInfo.basePath) {
             let (method, impliedFormat) = FDSNEndpoint.parse(String(path.dropFirst(ServiceInfo.basePath.count)))
-            endpoint = method.rawValue
             let fdsnParameters = parameters + (impliedFormat.map { [("format", $0)] } ?? [])
             let last = FDSNRequest.lastValues(fdsnParameters)
             let jsonErrors = last.contains { $0 == ("format", "geojson") } && last.contains { $0.name == "jsonerror" && $0.value.lowercased() == "true" }
-            let begun = await state.begin(method)
+            // One event's detail answer (`query?eventid=`, not CSV) is logged, and faulted, as `detail`.
+            let isDetail = method == .query && last.contains { $0.name == "eventid" && !$0.value.isEmpty }
+                && !last.contains { $0.name == "format" && $0.value.lowercased() == "csv" }
+            endpoint = isDetail ? "detail" : method.rawValue
+            let begun = await state.begin(endpoint)
             fault = begun.fault
-            let context = RequestContext(target: target, url: "http://\(host)\(target)", now: begun.now, jsonErrors: jsonErrors)
+            let context = RequestContext(target: target, url: "http://\(host)\(target)", now: begun.now, jsonErrors: jsonErrors,
+                                         productBase: "http://\(host)/product/")
             delivery = await FaultInjection.deliver(begun.fault, context: context, gzip: gzip) { delta in
                 await state.answer(method, parameters: fdsnParameters, context: context, countDelta: delta).render()
             }
+        } else if path.hasPrefix("/product/") {
+            endpoint = "product"
+            let begun = await state.begin(endpoint)
+            fault = begun.fault
+            let context = RequestContext(target: target, url: "http://\(host)\(target)", now: begun.now, jsonErrors: false,
+                                         productBase: "http://\(host)/product/")
+            let name = String(path.dropFirst("/product/".count)).removingPercentEncoding ?? ""
+            delivery = await FaultInjection.deliver(begun.fault, context: context, gzip: gzip) { _ in await state.productFile(name) }
         } else {
             endpoint = "other"
             delivery = Delivery(answer: ServiceAnswer(status: 404, contentType: ServiceAnswer.plain, text: "Not Found\n"))

@@ -45,9 +45,11 @@ public final class StandInServer: Sendable {
             replay = started
             summary += "; replaying \(options.file.path) as of \(ISOTime.format(milliseconds: started.asOf)) (\(catalog.count) events)"
         }
+        let details = try configuration.details.map(RecordedDetails.load) ?? RecordedDetails()
+        if let directory = configuration.details { summary += "; \(Format.count(details.count, "recorded detail answer")) from \(directory.path)" }
         self.summary = summary
         self.logger = logger
-        let state = StandInState(catalog: catalog, clock: clock, cap: configuration.cap, faults: faults, replay: replay)
+        let state = StandInState(catalog: catalog, clock: clock, cap: configuration.cap, faults: faults, replay: replay, details: details)
         let address: sockaddr_in
         do { address = try .inet(ip4: "127.0.0.1", port: configuration.port) } catch {
             throw QuakeBakeError("cannot use port \(configuration.port): \(error)", exitStatus: .usage)

@@ -179,9 +179,9 @@ extension StandInState {
     /// `GET /admin/status`: a summary for people.
     func status() -> Data {
         struct Status: Encodable {
-            var events: Int; var deleted: Int; var cap: Int; var now: String; var replay: Bool; var faults: Int; var requests: Int
+            var events: Int; var deleted: Int; var cap: Int; var now: String; var replay: Bool; var faults: Int; var requests: Int; var details: Int
         }
         return AdminJSON.encode(Status(events: catalog.count, deleted: catalog.deletedCount, cap: cap, now: ISOTime.format(milliseconds: clock.now),
-                                       replay: replay != nil, faults: faults.rules.count, requests: log.records.count))
+                                       replay: replay != nil, faults: faults.rules.count, requests: log.records.count, details: details.count))
     }
 }

@@ -70,7 +70,7 @@ extension StandInState {
             return .ready(context.answer(for: ServiceError(status: 409, message:
                 "The requested event has been deleted. To see information for deleted events, perform a search and use the \"includedeleted\" option.")))
         }
-        return .feature(event, callback: request.callback)
+        return .detail(event, details, base: context.productBase, includeSuperseded: request.includeSuperseded, callback: request.callback)
     }
 
     private func count(_ parameters: [(name: String, value: String)], _ context: RequestContext, delta: Int) -> PendingAnswer {

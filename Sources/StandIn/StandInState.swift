@@ -11,18 +11,30 @@ actor StandInState {
     var faults = FaultBook()
     var log = RequestLog()
     var replay: Replay?
+    /// The products of detail answers and the product files (see `RecordedDetails`).
+    var details: RecordedDetails
 
-    init(catalog: ServedCatalog, clock: ServiceClock, cap: Int, faults: FaultBook, replay: Replay?) {
+    init(catalog: ServedCatalog, clock: ServiceClock, cap: Int, faults: FaultBook, replay: Replay?, details: RecordedDetails = RecordedDetails()) {
         self.catalog = catalog
+        self.details = details
         self.clock = clock
         self.cap = cap
         self.faults = faults
         self.replay = replay
     }
 
-    /// Starts a request to an FDSN method: the fault to inject, if any, and the service's "now".
-    func begin(_ endpoint: FDSNEndpoint) -> (fault: FaultKind?, now: Int64) {
-        (faults.decide(for: endpoint.rawValue), clock.nowSeconds)
+    /// Starts a request to `endpoint` (an FDSN method, `detail` or `product`): the fault to
+    /// inject, if any, and the service's "now".
+    func begin(_ endpoint: String) -> (fault: FaultKind?, now: Int64) {
+        (faults.decide(for: endpoint), clock.nowSeconds)
+    }
+
+    /// A product file (`/product/PATH`), or 404 as the service answers for a file it does not have.
+    func productFile(_ path: String) -> ServiceAnswer {
+        guard let data = details.file(at: path) else { return ServiceAnswer(status: 404, contentType: ServiceAnswer.plain, text: "Not Found\n") }
+        let type = path.hasSuffix(".json") ? "application/json" : path.hasSuffix(".xml") ? "application/xml"
+            : path.hasSuffix(".txt") ? "text/plain; charset=UTF-8" : "application/octet-stream"
+        return ServiceAnswer(status: 200, contentType: type, body: data)
     }
 
     /// Adds a finished FDSN request to the log.

@@ -60,6 +60,7 @@ public final class EventStore {
             statistics.eventTypes = try groups("event_type")
             statistics.statuses = try groups("status")
             statistics.lastIndexed = try String.fetchOne(db, sql: "SELECT max(indexed_at) FROM sources")
+            statistics.details = try Int.fetchOne(db, sql: "SELECT count(*) FROM details") ?? 0
             return statistics
         }
     }
@@ -146,6 +147,8 @@ public struct StoreStatistics: Sendable, Hashable {
     public var statuses: [String: Int] = [:]
     /// When the last source was indexed (ISO 8601), if any.
     public var lastIndexed: String?
+    /// Quakes with details (rows of `details`).
+    public var details = 0
 
     public init() {}
 }

@@ -79,6 +79,8 @@ public struct IndexSummary: Sendable, Hashable {
     public var builtAfresh = false
     /// Wall-clock seconds the run took.
     public var seconds = 0.0
+    /// What became of the archive's details.
+    public var details = DetailCounts()
 
     public init() {}
 

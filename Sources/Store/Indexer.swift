@@ -31,19 +31,21 @@ public enum Indexer {
     ///
     /// - Throws: when the store itself cannot be opened or written (the sources after
     ///   the failing one are not indexed).
-    public static func index(_ sources: [IndexSource], store: URL,
+    /// Given `details` (the fetch archive's, `Archive.details`), the store's `details` table is
+    /// brought to what they and the events say (see `DetailIndexer`); nil leaves it as it is.
+    public static func index(_ sources: [IndexSource], details: [ArchivedDetail]? = nil, store: URL,
                              progress: any ProgressSink = Progress.silent,
                              logger: Logger = Logger(label: "index")) throws -> IndexSummary {
         if FileManager.default.fileExists(atPath: store.path) {
-            return try update(sources, store: store, progress: progress, logger: logger)
+            return try update(sources, details: details, store: store, progress: progress, logger: logger)
         }
-        return try rebuild(sources, store: store, progress: progress, logger: logger)
+        return try rebuild(sources, details: details, store: store, progress: progress, logger: logger)
     }
 
     /// Builds a fresh store from `sources` (for `index --rebuild`: the whole archive) in a
     /// scratch file beside `store`, then renames it over `store` atomically. Until the
     /// rename, readers see the old store; after it, the new one.
-    public static func rebuild(_ sources: [IndexSource], store: URL,
+    public static func rebuild(_ sources: [IndexSource], details: [ArchivedDetail]? = nil, store: URL,
                                progress: any ProgressSink = Progress.silent,
                                logger: Logger = Logger(label: "index")) throws -> IndexSummary {
         FreedMemory.limitRetention()  // the memory budget: 300 MB at three million events
@@ -73,6 +75,7 @@ public enum Indexer {
                         try bulk.finish(db, directory: directory, points: points, logger: logger)
                         return .commit
                     }
+                    if let details { summary.details = try applyDetails(details, db, logger: logger) }
                     try db.execute(sql: "PRAGMA journal_mode = WAL")
                     summary.builtAfresh = true
                     return summary
@@ -99,7 +102,7 @@ public enum Indexer {
         return summary
     }
 
-    private static func update(_ sources: [IndexSource], store: URL, progress: any ProgressSink,
+    private static func update(_ sources: [IndexSource], details: [ArchivedDetail]?, store: URL, progress: any ProgressSink,
                                logger: Logger) throws -> IndexSummary {
         let started = Date()
         removeDebris(of: store)
@@ -118,7 +121,9 @@ public enum Indexer {
                 } catch let error as DatabaseError {
                     throw QuakeBakeError("\(store.path): cannot open the store (\(error)); `quake-bake index --rebuild` builds a fresh one")
                 }
-                return try IndexRun(db, directory: StoredIDDirectory(db), logger: logger).run(sources, progress: progress)
+                var summary = try IndexRun(db, directory: StoredIDDirectory(db), logger: logger).run(sources, progress: progress)
+                if let details { summary.details = try applyDetails(details, db, logger: logger) }
+                return summary
             }
         } catch {
             progress.finish()
@@ -128,6 +133,20 @@ public enum Indexer {
         summary.seconds = Date().timeIntervalSince(started)
         log(summary, logger: logger)
         return summary
+    }
+
+    /// Brings the `details` table to what `details` and the events say, in one transaction.
+    private static func applyDetails(_ details: [ArchivedDetail], _ db: Database, logger: Logger) throws -> DetailCounts {
+        var counts = DetailCounts()
+        do {
+            try db.inTransaction(.immediate) {
+                counts = try DetailIndexer(db: db, logger: logger).apply(details)
+                return .commit
+            }
+        } catch let error as DatabaseError {
+            throw QuakeBakeError("the store could not take the archive's details (\(error)); its events are indexed, its details as they were")
+        }
+        return counts
     }
 
     /// Runs `body` and logs (debug) how long it took, and the CPU time of the calling thread.
@@ -187,8 +206,10 @@ public enum Indexer {
         let c = summary.counts
         let skipped = summary.sources.filter { $0.outcome == .alreadyIndexed }.count
         let rate = summary.seconds > 0 ? Int(Double(summary.events) / summary.seconds) : 0
+        let details = summary.details.changed > 0
+            ? "; details: \(Format.count(summary.details.stored, "quake")) stored, \(Format.count(summary.details.removed)) removed" : ""
         if let nothing = summary.nothingToIndex {
-            logger.info("\(nothing)")
+            logger.info("\(nothing)\(details)")
             return
         }
         // Every source unreadable: each was named as it was met, and there is nothing else to say.
@@ -199,7 +220,7 @@ public enum Indexer {
             \(Format.count(summary.events, "event")) read, \(Format.count(c.inserted)) inserted, \
             \(Format.count(c.updated)) updated, \(Format.count(c.unchanged)) unchanged, \(Format.count(c.merged)) merged, \
             \(Format.count(c.deleted)) deleted, \(Format.count(c.rejected)) rejected \
-            in \(String(format: "%.1f", summary.seconds)) s (\(Format.count(rate)) events/s)
+            in \(String(format: "%.1f", summary.seconds)) s (\(Format.count(rate)) events/s)\(details)
             """)
     }
 }

@@ -73,6 +73,19 @@ public struct StoreRows: Sendable {
         }
     }
 
+    /// The details (`id`, summary JSON) of the rows of `events` that `filter` selects, by id; none
+    /// from a store made before it had a `details` table.
+    public func details(of filter: EventFilter) throws -> [(id: String, summary: String)] {
+        try queue.read { db in
+            guard try db.tableExists("details") else { return [] }
+            let (condition, arguments) = filter.condition(table: "events")
+            return try Row.fetchAll(db, sql: """
+                SELECT details.id, details.summary FROM details JOIN events ON events.id = details.id
+                WHERE \(condition) ORDER BY details.id
+                """, arguments: StatementArguments(arguments)).map { ($0[0] as String, $0[1] as String) }
+        }
+    }
+
     /// The number of rows of `events`.
     public func count() throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM events") ?? 0 }

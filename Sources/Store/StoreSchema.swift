@@ -16,15 +16,19 @@ import QuakeCommon
 /// - `rejects`: what could not be stored, with source, position, reason and raw text.
 /// - `sources`: what has been ingested, by SHA-256 of the body (of the file as stored, for a file
 ///   read a piece at a time: see `IndexSource.streamedFrom`), so re-indexing is a no-op.
+/// - `details` (version 2): a quake's details (`QuakeDetail`'s JSON) by the id of its row in
+///   `events`, with the detail's `updated`, when it was fetched and the archive entry it was
+///   made from (see `DetailIndexer`).
 enum StoreSchema {
     /// The version this build writes.
-    static let version = 1
+    static let version = 2
 
     /// The step that brings a store at version `from` to `from + 1`; version 0 is an empty file.
     /// A later schema adds a case here and never edits an earlier one.
     private static func migration(from version: Int) -> (Database) throws -> Void {
         switch version {
         case 0: return { try createVersion1($0) }
+        case 1: return { try createDetails($0) }
         default: preconditionFailure("no migration from schema version \(version)")
         }
     }
@@ -54,6 +58,7 @@ enum StoreSchema {
         try db.execute(sql: "PRAGMA page_size = \(bulkPageSize)")
         try db.inTransaction {
             try createVersion1(db, id: StoreColumns.unkeyedID)
+            for step in 1..<version { try migration(from: step)(db) }
             try db.execute(sql: "PRAGMA user_version = \(version)")
             return .commit
         }
@@ -150,6 +155,20 @@ enum StoreSchema {
             """)
         try spatialite(db, "AddGeometryColumn('events', 'geom', 4326, 'POINT', 'XY', 1)")
         try spatialite(db, "CreateSpatialIndex('events', 'geom')")
+    }
+
+    /// Version 2: the `details` table.
+    private static func createDetails(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE details (
+                id TEXT PRIMARY KEY NOT NULL,     -- the quake's row in events (events.id)
+                updated INTEGER,                  -- the detail's `updated`, ms since 1970 UTC
+                event_updated INTEGER NOT NULL,   -- the event version it was fetched for
+                fetched_at TEXT NOT NULL,         -- ISO 8601
+                archive INTEGER NOT NULL,         -- the fetch archive's entry it was made from
+                summary TEXT NOT NULL             -- the summary, JSON (docs/details.md)
+            ) WITHOUT ROWID;
+            """)
     }
 
     /// Runs a SpatiaLite function that answers 1 on success (and 0, not an error, on failure).

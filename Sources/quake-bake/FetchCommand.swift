@@ -14,7 +14,11 @@ struct FetchCommand: AsyncParsableCommand {
         as received (gzip) under <workspace>/archive. Temporary failures are \
         retried politely; a killed fetch resumes where it stopped. Once a \
         selection has been fetched completely, later runs ask only for what \
-        changed (updatedafter, deletions included).
+        changed (updatedafter, deletions included). Then it fetches the details \
+        (ShakeMap, PAGER, DYFI, moment tensor, cities, tectonic summary) of the \
+        quakes that matter (--details, default significant: sig >= 600 or a PAGER \
+        alert), biggest first, at most --details-per-run a run, again only when a \
+        quake changes; docs/details.md says what a bundle gets of them.
 
         Example:
           quake-bake fetch --start 2024-01-01 --min-magnitude 2.5

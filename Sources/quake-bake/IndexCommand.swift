@@ -11,7 +11,8 @@ struct IndexCommand: AsyncParsableCommand {
         abstract: "Build or update the SpatiaLite store from the archive and ComCat files.",
         discussion: """
         Reads every archived page not indexed yet (in arrival order), then each --from \
-        file, into <workspace>/store/quakes.sqlite. Newest `updated` wins; an equal \
+        file, into <workspace>/store/quakes.sqlite, and the archived quake details into \
+        its details table. Newest `updated` wins; an equal \
         `updated` changes nothing. Each source is one transaction; a source already \
         indexed (same content) is skipped. Items that cannot be stored go to the \
         store's `rejects` table with the reason.
@@ -56,17 +57,18 @@ struct IndexCommand: AsyncParsableCommand {
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake index")
             defer { lock.release() }
             let pages = try ArchiveSources.all(in: workspace)
+            let details = try ArchiveSources.details(in: workspace)
             let sources = pages + files.map { IndexSource.file(URL(fileURLWithPath: $0), maxBytes: maxFileSize << 20) }
             if rebuild && sources.isEmpty {
                 throw QuakeBakeError("nothing to rebuild from: the archive of \(workspace.root.path) is empty and no --from file was given; the store is left as it is",
                                      exitStatus: .usage)
             }
             _ = try await RecordedStage.run("index", workspace: workspace, facts: {
-                RecordedStage.Facts(changed: $0.counts.changed > 0, eventsChanged: $0.counts.changed, rejected: $0.counts.rejected)
+                RecordedStage.Facts(changed: $0.counts.changed + $0.details.changed > 0, eventsChanged: $0.counts.changed, rejected: $0.counts.rejected)
             }) {
                 let summary = rebuild
-                    ? try Indexer.rebuild(sources, store: workspace.storePath, progress: common.progress, logger: logger)
-                    : try Indexer.index(sources, store: workspace.storePath, progress: common.progress, logger: logger)
+                    ? try Indexer.rebuild(sources, details: details, store: workspace.storePath, progress: common.progress, logger: logger)
+                    : try Indexer.index(sources, details: details, store: workspace.storePath, progress: common.progress, logger: logger)
                 if !summary.unreadable.isEmpty {
                     // Each was named above as it was met.
                     let rest = summary.unreadable.count == summary.sources.count ? "nothing was indexed" : "the others are indexed"

@@ -3,6 +3,8 @@ import Foundation
 import QuakeCommon
 import QuakeFetch
 
+extension DetailPolicy: ExpressibleByArgument {}
+
 /// How to talk to the FDSN event service, shared by `fetch` and `bake`.
 /// Only the flags given change anything, so `bake --config` can supply the rest.
 struct ServiceOptions: ParsableArguments {
@@ -48,6 +50,15 @@ struct ServiceOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Base of the exponential backoff between attempts, seconds (default 1).", valueName: "s"))
     var retryDelay: Double?
 
+    @Option(help: ArgumentHelp("Which quakes to fetch details of (ShakeMap, PAGER, DYFI, moment tensor, cities, tectonic summary): significant (the default: sig ≥ 600 or a PAGER alert, as USGS's significant feed), all or none.", valueName: "which"))
+    var details: DetailPolicy?
+
+    @Option(help: ArgumentHelp("Details fetched per run at most, biggest quakes first; the rest in later runs (default 200).", valueName: "n"))
+    var detailsPerRun: Int?
+
+    @Option(help: ArgumentHelp("Largest product file of a detail accepted, in MB, as received and once decompressed (default 8).", valueName: "MB"))
+    var maxContent: Int?
+
     func validate() throws {
         if incremental && full { throw ValidationError("--incremental and --full cannot be used together.") }
         if let service, serviceURL(service) == nil { throw ValidationError("--service \"\(service)\" is not an http(s) URL.") }
@@ -57,7 +68,8 @@ struct ServiceOptions: ParsableArguments {
         }
         typealias Limits = FetchOptions.Limits
         for (flag, value, range) in [("--concurrency", concurrency, Limits.concurrency), ("--budget", budget, Limits.budget),
-                                     ("--max-attempts", maxAttempts, Limits.attempts), ("--max-body", maxBody, Limits.bodyMegabytes)] {
+                                     ("--max-attempts", maxAttempts, Limits.attempts), ("--max-body", maxBody, Limits.bodyMegabytes),
+                                     ("--details-per-run", detailsPerRun, Limits.detailsPerRun), ("--max-content", maxContent, Limits.bodyMegabytes)] {
             if let value, !range.contains(value) { throw ValidationError("\(flag) \(Limits.describe(range)), not \(value).") }
         }
         for (flag, value, range) in [("--connect-timeout", connectTimeout, Limits.seconds), ("--read-timeout", readTimeout, Limits.seconds),
@@ -83,6 +95,9 @@ struct ServiceOptions: ParsableArguments {
         if let giveUpAfter { options.giveUpAfter = giveUpAfter }
         if let maxAttempts { options.maxAttempts = maxAttempts }
         if let retryDelay { options.retryBaseDelay = retryDelay }
+        if let details { options.details = details }
+        if let detailsPerRun { options.detailsPerRun = detailsPerRun }
+        if let maxContent { options.maxContentBytes = maxContent << 20 }
     }
 
     /// The service URL with its trailing slash (the service answers 301 without it).

@@ -12,7 +12,9 @@ struct StandInCommand: AsyncParsableCommand {
         abstract: "A local stand-in for the USGS FDSN event service (tests and demos).",
         discussion: """
         Serves ComCat files over HTTP on 127.0.0.1 as https://earthquake.usgs.gov/fdsnws/event/1/
-        does: query, count, version, application.json, the 20,000 cap, the service's error texts.
+        does: query, count, version, application.json, the 20,000 cap, the service's error texts;
+        one event's detail answer (query?eventid=) and its product files (/product/...), from
+        --details for recorded quakes.
         An admin interface under /admin/ changes the catalog, the clock and the faults while it
         runs; see docs/stand-in.md. Once listening it prints exactly one line to stdout:
           usgs-stand-in listening on http://127.0.0.1:PORT/fdsnws/event/1/
@@ -25,7 +27,8 @@ struct StandInCommand: AsyncParsableCommand {
                  endless, big[=MB], drip[=BYTES_PER_S], gzipbomb[=MB], badcount=TEXT, badcap=TEXT
           lying:  short[=N] (pages without their last N features, default half), feature, sameid, bigheader[=KB],
                   redirect[=http://HOST:PORT] (without it: to itself, a loop)
-          keys:  next=N (default next=1), every=K, rate=P, seed=S, after=M, on=query|count|any
+          keys:  next=N (default next=1), every=K, rate=P, seed=S, after=M, on=query|count|detail|product|any
+                 (detail: one event's detail answer, query?eventid=; product: a product file, /product/...)
           e.g.   --fault 503,next=2   --fault 429=5,every=3,on=query   --fault disconnect,rate=0.1,seed=7
         """
     )
@@ -60,6 +63,9 @@ struct StandInCommand: AsyncParsableCommand {
     @Option(name: .customLong("delete-rate"), help: "Chance that an event changed in a replay step is deleted (0…1).")
     var deleteRate: Double = 0
 
+    @Option(help: ArgumentHelp("Recorded USGS detail answers and product files to serve (events/ID.geojson[.gz], product/PATH[.gz]; data/usgs/detail).", valueName: "dir"))
+    var details: String?
+
     @Flag(help: "Log warnings only, not every request.")
     var quiet = false
 
@@ -87,7 +93,8 @@ struct StandInCommand: AsyncParsableCommand {
                                                seed: seed, renameRate: renameRate, deleteRate: deleteRate)
         }
         let configuration = StandInConfiguration(catalogs: catalogs.map { URL(fileURLWithPath: $0) }, port: port, cap: cap,
-                                                 now: now.flatMap(ISOTime.parse), faults: faults, replay: replayOptions)
+                                                 now: now.flatMap(ISOTime.parse), faults: faults, replay: replayOptions,
+                                                 details: details.map { URL(fileURLWithPath: $0) })
         let server: StandInServer
         do {
             server = try StandInServer(configuration)

@@ -12,9 +12,9 @@ import TestSupport
 /// gets the new version's tiles and rows exactly, directly or along a chain.
 @Suite struct DeltaTests {
     struct Step: Decodable {
-        let delta_tiles: Int, deleted_tiles: Int, delta_rows: Int, deleted_rows: Int
-        let tiles: Int, tiles_count: Int, metadata: Int, rows: Int, rows_count: Int, rtree: Int, info: Int
-        var mismatches: Int { tiles + metadata + rows + rtree + info }
+        let delta_tiles: Int, deleted_tiles: Int, delta_rows: Int, deleted_rows: Int, delta_details: Int, deleted_details: Int
+        let tiles: Int, tiles_count: Int, metadata: Int, rows: Int, rows_count: Int, rtree: Int, info: Int, details: Int
+        var mismatches: Int { tiles + metadata + rows + rtree + info + details }
     }
 
     struct Report: Decodable {
@@ -31,11 +31,14 @@ import TestSupport
         let sample = "feed-all_week-2020-06.geojson.gz"
         let store = try TestStore(workspace: dir.url, samples: [sample])
         let out = dir.path("bundles")
+        // Quakes' details (issue 47) go along: changed, removed, new, gone with their quake.
+        let all = try store.events().values.sorted { $0.id < $1.id }
+        func detail(_ e: QuakeEvent, _ version: Int) -> String { #"{"id":"\#(e.id)","version":\#(version)}"# }
+        try store.setDetails([all[0].id: detail(all[0], 1), all[1].id: detail(all[1], 1), all[2].id: detail(all[2], 1), all[300].id: detail(all[300], 1)])
         let v1 = try ExportHelpers.export(store, to: out)
         #expect(!FileManager.default.fileExists(atPath: v1.directory.appendingPathComponent("deltas").path), "nothing to be a delta from")
 
         // A cron run's worth: magnitudes revised, one quake moved, two deleted, one new.
-        let all = try store.events().values.sorted { $0.id < $1.id }
         func revised(_ e: QuakeEvent, _ change: (inout QuakeEvent) -> Void) -> QuakeEvent {
             var e = e
             e.updated += 1_000
@@ -46,10 +49,12 @@ import TestSupport
                          + [revised(all[100]) { $0.latitude! += 0.3 }]
                          + [revised(all[200]) { ($0.id, $0.ids) = ("qbdelta1", ["qbdelta1"]) }])
         try store.delete([all[300].id, all[301].id], updated: all.map(\.updated).max()! + 10)
+        try store.setDetails([all[1].id: detail(all[1], 2), all[2].id: nil, all[5].id: detail(all[5], 1)])
         let v2 = try ExportHelpers.export(store, to: out)
         // And another: more revisions, one more deletion.
         try store.upsert(all[50..<70].map { revised($0) { $0.mag = ($0.mag ?? 1) - 0.2 } })
         try store.delete([all[400].id], updated: all.map(\.updated).max()! + 20)
+        try store.setDetails([all[0].id: detail(all[0], 3)])
         let v3 = try ExportHelpers.export(store, to: out)
 
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: v3.directory.appendingPathComponent("manifest.json"))) as? [String: Any])
@@ -78,6 +83,8 @@ import TestSupport
             #expect(step.delta_tiles > 0 && step.delta_tiles < step.tiles_count / 2, "a delta carries only what changed: \(step)")
         }
         #expect(report.direct.deleted_rows == 3 && report.first?.deleted_rows == 2 && report.chain?.deleted_rows == 1)
+        #expect((report.direct.delta_details, report.direct.deleted_details) == (3, 2), "\(report.direct)")
+        #expect((report.first?.delta_details, report.first?.deleted_details) == (2, 2) && (report.chain?.delta_details, report.chain?.deleted_details) == (1, 0))
         let versus = try #require(report.chain_vs_direct)
         #expect(versus.tiles == 0 && versus.rows == 0 && versus.rtree == 0, "the chain v1 → v2 → v3 equals the direct v1 → v3")
     }
@@ -263,5 +270,31 @@ import TestSupport
         let manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: second.directory.appendingPathComponent("manifest.json"))) as? [String: Any])
         #expect((manifest["deltas"] as? [Any])?.isEmpty ?? true, "\(manifest["deltas"] ?? "none")")
         #expect(FileManager.default.fileExists(atPath: first.directory.path), "the older version is still kept")
+    }
+}
+
+/// A quake's details changing alone (its row as it was) makes a new version whose app database,
+/// patched, holds the new summary, and whose delta carries it (issue 47).
+@Suite struct DetailsOnlyChangeTests {
+    @Test func aChangedDetailAloneMakesANewVersionAndADelta() async throws {
+        let dir = TemporaryDirectory("deltas-details")
+        let store = try TestStore(workspace: dir.url, samples: ["feed-all_week-2020-06.geojson.gz"])
+        let out = dir.path("bundles")
+        let id = try #require(try store.events().keys.min())
+        try store.setDetails([id: #"{"id":"\#(id)","pager":{"alert":"green"}}"#])
+        let v1 = try ExportHelpers.export(store, to: out)
+        try store.setDetails([id: #"{"id":"\#(id)","pager":{"alert":"yellow"}}"#])
+        let log = RecordedLog()
+        let v2 = try ExportHelpers.export(store, to: out, logger: log.logger)
+        #expect(v2.changed && v2.bundleVersion != v1.bundleVersion)
+        #expect(log.messages.contains { $0.contains("patched the previous bundle's file") && $0.contains("kept it (still compact)") }, "\(log.messages)")
+        let file = try String(contentsOf: v2.directory.appendingPathComponent("details/\(id).json"), encoding: .utf8)
+        #expect(file == #"{"id":"\#(id)","pager":{"alert":"yellow"}}"# + "\n")
+        let report = try JSONDecoder().decode(DeltaTests.Report.self, from: await WitnessScript.run(
+            "delta_witness.py", [dir.path("witness").path, v1.directory.path, v2.directory.path]))
+        #expect(report.direct.mismatches == 0 && report.direct.delta_details == 1 && report.direct.delta_rows == 0, "\(report.direct)")
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: v2.directory.appendingPathComponent("manifest.json"))) as? [String: Any]
+        let changed = ((manifest?["deltas"] as? [[String: Any]])?.first?["changed_files"] as? [String]) ?? []
+        #expect(changed.contains("details/\(id).json"), "\(changed)")
     }
 }

@@ -54,6 +54,24 @@ final class TestStore: @unchecked Sendable {
         }
     }
 
+    /// Sets the details of events (the store's `details` table, made on first use: a store made
+    /// before it had one has none): a summary per id, nil to remove it.
+    func setDetails(_ details: [String: String?]) throws {
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS details (id TEXT PRIMARY KEY NOT NULL, updated INTEGER, event_updated INTEGER NOT NULL,
+                    fetched_at TEXT NOT NULL, archive INTEGER NOT NULL, summary TEXT NOT NULL) WITHOUT ROWID
+                """)
+            for (id, summary) in details {
+                if let summary {
+                    try db.execute(sql: "INSERT OR REPLACE INTO details VALUES (?, 1, 1, '2026-01-01T00:00:00Z', 1, ?)", arguments: [id, summary])
+                } else {
+                    try db.execute(sql: "DELETE FROM details WHERE id = ?", arguments: [id])
+                }
+            }
+        }
+    }
+
     /// Deletes events by id, leaving tombstones as the real store does.
     func delete(_ ids: [String], updated: Int64) throws {
         try queue.write { db in

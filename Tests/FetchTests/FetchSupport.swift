@@ -18,6 +18,8 @@ enum FetchSupport {
         options.readTimeout = readTimeout
         // However slow a loaded test machine is, a test's retries are counted, not timed.
         options.giveUpAfter = 3600
+        // The pages are what these suites check; DetailFetchTests and DetailContentTests ask for details.
+        options.details = .none
         return options
     }
 

@@ -25,6 +25,9 @@ import TestSupport
           budget: 100
           read_timeout: 2m
           max_attempts: 3
+          details: all
+          details_per_run: 50
+          max_content_mb: 2
         export:
           out: /srv/quakes
           max_zoom: 6
@@ -44,6 +47,8 @@ import TestSupport
         #expect(c.workspace == "/var/lib/quake-bake")
         #expect(c.fetch.service.absoluteString == "http://127.0.0.1:8080/fdsnws/event/1/")
         #expect(c.maxRejects == 20)
+        #expect(c.fetch.details == .all && c.fetch.detailsPerRun == 50 && c.fetch.maxContentBytes == 2 << 20)
+        #expect(BakeConfiguration().fetch.details == .significant && BakeConfiguration().fetch.detailsPerRun == 200, "the defaults")
         #expect(c.selection.start == ISOTime.parse("2024-01-01"))
         #expect(c.selection.end == ISOTime.parse("2024-06-30T12:00:00Z"))
         #expect(c.selection.minMagnitude == 2.5 && c.selection.maxDepth == 70)
@@ -77,6 +82,8 @@ import TestSupport
         ("fetch:\n  concurrency: 64", "concurrency: 64 must be 1…16"),
         ("fetch:\n  max_body_mb: 17592186044416", "max_body_mb: 17592186044416 must be 1…4096"),
         ("{ unclosed", "not valid YAML"),
+        ("fetch:\n  details: some", "details: \"some\" is not one of significant, all, none"),
+        ("fetch:\n  details_per_run: -1", "details_per_run: -1 must be 0…100000"),
         ("export:\n  recent_days: soon", "recent_days: \"soon\" is not auto, off or a number of days"),
         ("export:\n  recent_days: 400", "--recent-days must be auto, off or 1…366, not 400"),
         // Odd YAML shapes (issue 46): a key that is a list (`? [a, b]`) once ended `bake` with

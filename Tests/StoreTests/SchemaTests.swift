@@ -28,6 +28,9 @@ import TestSupport
         #expect(try f.sql("SELECT name FROM pragma_table_info('tombstones')") == ["id", "ids", "updated", "source", "recorded_at"])
         #expect(try f.sql("SELECT name FROM pragma_table_info('rejects')") == ["id", "source", "position", "reason", "raw", "recorded_at"])
         #expect(try Set(f.sql("SELECT name FROM pragma_table_info('sources')")).isSuperset(of: ["name", "sha256", "events", "rejects", "indexed_at"]))
+        #expect(try f.sql("SELECT name || ' ' || type FROM pragma_table_info('details')")
+                == ["id TEXT", "updated INTEGER", "event_updated INTEGER", "fetched_at TEXT", "archive INTEGER", "summary TEXT"])
+        #expect(try f.value("SELECT pk FROM pragma_table_info('details') WHERE name = 'id'") == "1")
         let indexes = try Set(f.sql("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'events'"))
         #expect(indexes.isSuperset(of: ["events_time", "events_mag", "events_updated"]))
         #expect(try f.value("SELECT sql FROM sqlite_master WHERE name = 'idx_events_geom'").contains("rtree(pkid, xmin, xmax, ymin, ymax)"))
@@ -37,7 +40,7 @@ import TestSupport
 
     @Test func versionJournalAndTriggersAreInPlaceAfterABulkBuild() throws {
         let f = try Self.built()
-        #expect(try f.value("PRAGMA user_version") == "1")
+        #expect(try f.value("PRAGMA user_version") == "2")
         #expect(try f.value("PRAGMA journal_mode") == "wal")
         let triggers = try Set(f.sql("SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'events'"))
         #expect(triggers == ["ggi_events_geom", "ggu_events_geom", "gii_events_geom", "giu_events_geom", "gid_events_geom",
@@ -61,8 +64,21 @@ import TestSupport
         #expect(FileManager.default.createFile(atPath: f.store.path, contents: Data()))
         let summary = try f.index([.file(TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz"))])
         #expect(!summary.builtAfresh && summary.counts.inserted == 456)
-        #expect(try f.value("PRAGMA user_version") == "1")
+        #expect(try f.value("PRAGMA user_version") == "2")
         #expect(try f.value("SELECT CheckSpatialIndex('events', 'geom')") == "1")
+    }
+
+    /// A store of schema version 1 (before quakes' details) is brought to version 2 by the next
+    /// index: its `details` table made as a fresh store's, nothing else touched.
+    @Test func aVersion1StoreIsMigratedToVersion2() throws {
+        let f = try Self.built()
+        let fresh = try f.sql("SELECT type || ' ' || name || ' ' || coalesce(sql, '-') FROM sqlite_master WHERE name = 'details'")
+        _ = try f.sql("DROP TABLE details; PRAGMA user_version = 1;")
+        let events = try f.sql("SELECT id || ' ' || updated FROM events ORDER BY id")
+        _ = try f.index(quake("x", updated: 1))
+        #expect(try f.value("PRAGMA user_version") == "2")
+        #expect(try f.sql("SELECT type || ' ' || name || ' ' || coalesce(sql, '-') FROM sqlite_master WHERE name = 'details'") == fresh)
+        #expect(try f.sql("SELECT id || ' ' || updated FROM events WHERE id <> 'x' ORDER BY id") == events)
     }
 
     /// A fresh build loads `events` before `id` is its primary key and makes it one at the end

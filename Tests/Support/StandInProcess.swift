@@ -55,10 +55,12 @@ public final class StandInProcess: @unchecked Sendable {
     ///   - now: a fixed service clock (ISO-8601); default the wall clock.
     ///   - faults: fault specs active from the start.
     ///   - replay: replay mode.
+    ///   - details: recorded detail answers and product files (`TestData.details`).
     ///   - arguments: any further command-line arguments.
     public init(catalogs: [URL] = [], cap: Int? = nil, now: String? = nil, faults: [String] = [],
-                replay: Replay? = nil, arguments: [String] = []) throws {
+                replay: Replay? = nil, details: URL? = nil, arguments: [String] = []) throws {
         var args = catalogs.flatMap { ["--catalog", $0.path] } + ["--port", "0", "--stop-on-stdin-close"]
+        if let details { args += ["--details", details.path] }
         if let cap { args += ["--cap", String(cap)] }
         if let now { args += ["--now", now] }
         args += faults.flatMap { ["--fault", $0] }

@@ -11,6 +11,16 @@ public enum TestData {
         projectRoot.appendingPathComponent("data/usgs").appendingPathComponent(name)
     }
 
+    /// `data/detail`: recorded USGS detail answers (`events/`) and product files (`product/`).
+    public static let details = projectRoot.appendingPathComponent("data/detail")
+
+    /// The recorded detail answers of `data/detail/events`, as the service sent them.
+    public static var recordedDetails: [URL] {
+        let directory = details.appendingPathComponent("events")
+        return ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+            .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
     /// `data/history/<name>`.
     public static func history(_ name: String) -> URL {
         projectRoot.appendingPathComponent("data/history").appendingPathComponent(name)

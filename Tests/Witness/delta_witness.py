@@ -6,7 +6,7 @@ compares the result with the newer version, tile by tile and row by row.
   delta_witness.py WORK OLD MID NEW       …and also OLD → MID → NEW, compared with OLD → NEW
 
 Prints JSON: per step the delta's contents (tiles, deleted tiles, rows, deleted rows) and the
-mismatches (tiles, events rows, R-tree entries, info, metadata) against NEW (all 0 when right).
+mismatches (tiles, events rows, R-tree entries, info, metadata, details) against NEW (all 0 when right).
 """
 import importlib.util
 import json
@@ -55,6 +55,7 @@ def compare(a, b):
         ("rows", "quakes.sqlite", "events", ["rowid"], columns),
         ("rtree", "quakes.sqlite", "events_rtree", ["id"], ["min_lon", "max_lon", "min_lat", "max_lat"]),
         ("info", "quakes.sqlite", "info", ["name"], ["value"]),
+        ("details", "quakes.sqlite", "details", ["id"], ["json"]),
     ]:
         out[name], out[name + "_count"] = differences(os.path.join(a, file), os.path.join(b, file), table, key, cols)
     return out
@@ -67,7 +68,9 @@ def contents(new, old):
     return {"delta_tiles": t.execute("SELECT count(*) FROM tiles").fetchone()[0],
             "deleted_tiles": t.execute("SELECT count(*) FROM deleted_tiles").fetchone()[0],
             "delta_rows": r.execute("SELECT count(*) FROM events").fetchone()[0],
-            "deleted_rows": r.execute("SELECT count(*) FROM deleted_events").fetchone()[0]}
+            "deleted_rows": r.execute("SELECT count(*) FROM deleted_events").fetchone()[0],
+            "delta_details": r.execute("SELECT count(*) FROM details").fetchone()[0],
+            "deleted_details": r.execute("SELECT count(*) FROM deleted_details").fetchone()[0]}
 
 
 def step(work, old, new, name):

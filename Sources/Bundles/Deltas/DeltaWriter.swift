@@ -15,6 +15,7 @@ import QuakeTiles
 /// - `deltas/<N>.sqlite`: `events` with the app database's columns and rowids, holding the
 ///   rows that are new or changed since N; `events_rtree(id, min_lon, max_lon, min_lat,
 ///   max_lat)`, the new R-tree's entries of those rows (a plain table); `deleted_events(rowid)`;
+///   `details(id, json)`, the quakes' details new or changed since N, and `deleted_details(id)`;
 ///   and `info`, the new version's.
 ///
 /// Both name the versions they join in `delta_info(name, value)`: `base_version` (N) and
@@ -244,7 +245,7 @@ enum DeltaWriter {
     }
 
     /// The rows delta: new and changed rows with their R-tree entries, deleted rowids, the new
-    /// `info`, the versions. With `candidates` (the rows the patch touched, and the delta of the
+    /// `info`, the details new, changed and gone (every one compared: a few thousand at most), the versions. With `candidates` (the rows the patch touched, and the delta of the
     /// version it patched), only those rows are compared (all the others are the same in both
     /// files); without, every row.
     private static func rows(new: URL, base: Base, candidates: (TouchedRows, URL?)?, to url: URL) throws {
@@ -283,6 +284,9 @@ enum DeltaWriter {
                 newRows = "temp.touched c CROSS JOIN m.events t ON t.rowid = c.rowid"
                 oldRows = "temp.touched c CROSS JOIN n.events o ON o.rowid = c.rowid"
             }
+            // A base made before bundles had details has none: all of the new version's are new.
+            let baseDetails = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM n.sqlite_master WHERE type = 'table' AND name = 'details')") == true
+                ? "n.details" : "(SELECT NULL AS id, NULL AS json WHERE 0)"
             try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: create)
                 try db.execute(sql: """
@@ -299,6 +303,13 @@ enum DeltaWriter {
                       SELECT o.rowid FROM \(oldRows) WHERE NOT EXISTS (SELECT 1 FROM m.events t WHERE t.rowid = o.rowid) ORDER BY o.rowid;
                     CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
                     INSERT INTO info SELECT name, value FROM m.info ORDER BY name;
+                    \(AppDatabaseDetails.table);
+                    INSERT INTO details (id, json)
+                      SELECT t.id, t.json FROM m.details t LEFT JOIN \(baseDetails) o ON o.id = t.id
+                      WHERE o.id IS NULL OR o.json IS NOT t.json ORDER BY t.id;
+                    CREATE TABLE deleted_details (id TEXT PRIMARY KEY);
+                    INSERT INTO deleted_details
+                      SELECT o.id FROM \(baseDetails) o WHERE NOT EXISTS (SELECT 1 FROM m.details t WHERE t.id = o.id) ORDER BY o.id;
                     """)
                 let versions = deltaInfo(base)
                 try db.execute(sql: versions.sql, arguments: versions.arguments)

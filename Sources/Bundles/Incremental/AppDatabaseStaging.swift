@@ -51,11 +51,11 @@ struct AppDatabaseStaging {
     /// Makes the staging file out of a copy of the previous bundle's app database (at `url`):
     /// without the rows gone or changed since, with the new and changed rows of the store, and
     /// with the rows whose feature id a collision moved (one came or went) renumbered; the
-    /// R-tree's rows and the `info` rows follow, so the file holds what a full export's does.
+    /// R-tree's rows, the `info` rows and the details follow, so the file holds what a full export's does.
     /// Returns the rows it touched, or nil, leaving no file, when the previous database is not
     /// one this writer made or does not come out with the table's events (the caller then
     /// copies from the store).
-    func patch(changes: SelectionRead.Changes, info: AppDatabaseWriter.Info) throws -> DeltaWriter.TouchedRows? {
+    func patch(changes: SelectionRead.Changes, info: AppDatabaseWriter.Info, details: BundleDetails) throws -> DeltaWriter.TouchedRows? {
         let queue = try SQLiteBuild.open(url, label: "export.app-staging")
         var deleted: [String] = [], inserted: [Int64] = []
         let patched = try queue.writeWithoutTransaction { db -> Bool in
@@ -87,6 +87,7 @@ struct AppDatabaseStaging {
                     s.bind(4, Double(y.low)); s.bind(5, Double(y.high))
                 }
                 try info.write(db)
+                try AppDatabaseDetails.patch(db, details)
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE store")

@@ -8,7 +8,8 @@
 /// map app shows. Pan by drag or arrow keys, zoom by wheel, pinch, +/− keys or buttons;
 /// the view is in the URL hash (`#zoom/lat/lon`, MapLibre's convention) both ways. After
 /// every draw `<body data-in-view="N">` says how many quakes are drawn in the view (tests
-/// and scripts read it). Tap a quake for its details, a summary for its figures and a zoom.
+/// and scripts read it). Tap a quake for its details (with its ShakeMap, PAGER, moment tensor…
+/// when the bundle has them: `DetailPanel`), a summary for its figures and a zoom.
 enum PreviewPage {
     /// The page, with the script of the map's other layers (`PreviewMapScript`) in place.
     static let template = page.replacingOccurrences(of: "__MAP_LAYERS__\n", with: PreviewMapScript.script)
@@ -37,7 +38,8 @@ enum PreviewPage {
           #histogram { width: 100%; height: 40px; display: block; }
           #slider { width: 100%; margin: 0; }
           #panel { position: absolute; top: 56px; right: 10px; width: 290px; background: rgba(13, 27, 42, 0.95); border: 1px solid #243447;
-                   border-radius: 6px; padding: 10px 12px; display: none; }
+                   border-radius: 6px; padding: 10px 12px; display: none; max-height: calc(100% - 190px); overflow: auto; }
+        \#(DetailPanel.style)
           #panel h2 { font-size: 15px; margin: 0 0 6px; }
           #panel dl { display: grid; grid-template-columns: auto 1fr; gap: 2px 10px; margin: 0; }
           #panel dt { color: #9aa5b1; }
@@ -59,6 +61,7 @@ enum PreviewPage {
         <div id="time"><canvas id="histogram"></canvas><input id="slider" type="range" min="0" max="1000" value="1000"
           aria-label="Show quakes up to"><span id="until"></span></div>
         <script id="data" type="application/json">__DATA__</script>
+        <script>\#(DetailPanel.script)</script>
         <script>
         "use strict";
         const data = JSON.parse(document.getElementById("data").textContent);
@@ -176,6 +179,7 @@ enum PreviewPage {
             }
             ctx.globalAlpha = 1;
           }
+          if (stations.length) QuakeDetails.drawStations(ctx, toScreen, stations);
           document.body.dataset.inView = String(drawn.length);
           document.getElementById("count").textContent = `${drawn.length.toLocaleString()} quakes in view · ${data.events.toLocaleString()} in the bundle`
             + (layer ? ` · preview zoom ${layer.zoom}` : " · no zoom is small enough to preview");
@@ -234,11 +238,11 @@ enum PreviewPage {
           else if (e.key == "ArrowRight") moveBy(step, 0);
           else if (e.key == "ArrowUp") moveBy(0, -step);
           else if (e.key == "ArrowDown") moveBy(0, step);
-          else if (e.key == "Escape") panel.style.display = "none";
+          else if (e.key == "Escape") closePanel();
         });
         document.getElementById("zoomin").onclick = () => zoomAround(view.zoom + 1, canvas.clientWidth / 2, canvas.clientHeight / 2);
         document.getElementById("zoomout").onclick = () => zoomAround(view.zoom - 1, canvas.clientWidth / 2, canvas.clientHeight / 2);
-        document.getElementById("close").onclick = () => { panel.style.display = "none"; };
+        document.getElementById("close").onclick = closePanel;
         addEventListener("hashchange", () => { if (readHash()) changed(); });
         addEventListener("resize", changed);
         slider.addEventListener("input", changed);
@@ -254,7 +258,7 @@ enum PreviewPage {
           for (const [x, y, r, c] of drawnClusters) {
             if (Math.hypot(x - sx, y - sy) <= r + 2) { showSummary(c); return zoomAround(view.zoom + 2, x, y); }
           }
-          panel.style.display = "none";
+          closePanel();
         }
         function showQuake(e) {
           const field = name => { const i = data.fields.indexOf(name); return i < 0 ? null : e[5 + i]; };
@@ -270,9 +274,26 @@ enum PreviewPage {
           let html = `<h2>M ${e[2] === null ? "?" : e[2].toFixed(1)} ${escape(type)}</h2><dl>${rows.map(r => `<dt>${r[0]}</dt><dd>${r[1]}</dd>`).join("")}</dl>`;
           if (e[4]) html += `<p><a href="https://earthquake.usgs.gov/earthquakes/eventpage/${encodeURIComponent(e[4])}" target="_blank" rel="noopener">USGS event page (${escape(e[4])})</a></p>`;
           document.getElementById("details").innerHTML = html;
+          showDetails(e);
           panel.style.display = "block";
         }
+        // The quake's details (docs/details.md) under its summary, built as DOM by QuakeDetails, and
+        // its ShakeMap stations drawn on the map while it is selected (<body data-stations="N">).
+        let stations = [];
+        function showDetails(e) {
+          const detail = data.details[e[4]] || null;
+          document.getElementById("details").append(QuakeDetails.render(detail));
+          stations = QuakeDetails.stations(detail);
+          document.body.dataset.detail = detail ? detail.id : "";
+          document.body.dataset.stations = String(stations.length);
+          changed();
+        }
+        function closePanel() {
+          panel.style.display = "none";
+          if (stations.length) { stations = []; document.body.dataset.stations = "0"; changed(); }
+        }
         function showSummary(c) {
+          if (stations.length) { stations = []; document.body.dataset.stations = "0"; changed(); }
           const day = s => new Date(s * 1000).toISOString().slice(0, 10);
           document.getElementById("details").innerHTML = `<h2>${c[2].toLocaleString()} hidden quakes</h2><dl><dt>Biggest</dt><dd>M ${c[3] === null ? "?" : c[3].toFixed(1)}</dd>`
             + `<dt>From</dt><dd>${day(c[4])}</dd><dt>To</dt><dd>${day(c[5])}</dd></dl><p>Zoomed in on them.</p>`;

@@ -7,8 +7,10 @@ import QuakeTiles
 /// It carries the zooms that have a GeoJSON file, lowest first, as long as together they
 /// hold at most `maximumEvents` distinct events (each event once, with its details; a zoom
 /// lists the events it shows by position), their clusters, a histogram of the whole
-/// selection's origin times, and the map's other layers as `style.json` draws them
-/// (`MapLayers`, with the basemap's GeoJSON and the heat's counts: see `writeMap`).
+/// selection's origin times, the map's other layers as `style.json` draws them (`MapLayers`,
+/// with the basemap's GeoJSON and the heat's counts: see `writeMap`), and the details
+/// (`details/<id>.json`) of the biggest quakes carried that have them (`maximumDetails`, within
+/// `maximumDetailBytes`), which the panel shows (`DetailPanel`).
 enum PreviewWriter {
     /// The most events the page carries: about 160 bytes each with their places in the zooms'
     /// lists, so the page stays under 3 MB (1.2 MB for the 440,633-event catalog: zooms 0–4).
@@ -17,11 +19,14 @@ enum PreviewWriter {
     static let maximumRecentEvents = maximumEvents / 2
     /// Bars of the time histogram.
     static let histogramBins = 400
+    /// The most quakes whose details the page carries, biggest first, and their most bytes in all.
+    static let maximumDetails = 200
+    static let maximumDetailBytes = 3 << 20
 
     /// `recentSince`: the first origin time (ms) of the recent layer, whose quakes are ringed, if
     /// any; `points`, the tiles' events, whose heat the page draws.
     static func html(name: String, layers: [ZoomLayer], table: EventTable, points: PointSet, basemap: Basemap,
-                     recentSince: Int64? = nil) -> String {
+                     recentSince: Int64? = nil, details: BundleDetails = BundleDetails(rows: [])) -> String {
         var carried: [ZoomLayer] = []
         var position = [Int32](repeating: -1, count: table.count)
         var events: [Int] = []
@@ -110,6 +115,7 @@ enum PreviewWriter {
             data.raw("]}")
         }
         data.raw("]")
+        writeDetails(&data, details, of: events, table: table)
         writeHistogram(&data, table: table)
         writeMap(&data, points: points, basemap: basemap)
         data.raw("}")
@@ -134,6 +140,34 @@ enum PreviewWriter {
             out.append(contentsOf: UnsafeBufferPointer(rebasing: json[clean...]))
         }
         return out
+    }
+
+    /// `"details"`: id → summary of the carried `events` with details, the biggest first (ties by
+    /// id) as long as they fit `maximumDetails` and `maximumDetailBytes`, written in id order.
+    private static func writeDetails(_ data: inout JSONBytes, _ details: BundleDetails, of events: [Int], table: EventTable) {
+        data.raw(",\"details\":{")
+        defer { data.raw("}") }
+        guard !details.rows.isEmpty else { return }
+        let summaries = Dictionary(details.rows.map { ($0.id, $0.json) }, uniquingKeysWith: { a, _ in a })
+        var carried: [(id: String, magnitude: Double)] = []
+        for e in events {
+            let id = table.id(e)
+            if summaries[id] != nil { carried.append((id, table.magnitude[e].isNaN ? -.infinity : table.magnitude[e])) }
+        }
+        carried.sort { $0.magnitude != $1.magnitude ? $0.magnitude > $1.magnitude : $0.id < $1.id }
+        var chosen: [String] = [], bytes = 0
+        for quake in carried where chosen.count < maximumDetails {
+            let size = summaries[quake.id]!.utf8.count
+            guard bytes + size <= maximumDetailBytes else { continue }
+            bytes += size
+            chosen.append(quake.id)
+        }
+        for (k, id) in chosen.sorted().enumerated() {
+            if k > 0 { data.raw(",") }
+            data.string(id)
+            data.raw(":")
+            data.raw(summaries[id]!)
+        }
     }
 
     /// `"legend"`: the magnitude classes and colours of `MagnitudeLegend`, as in `style.json`.

@@ -17,7 +17,9 @@ import QuakeTiles
 ///  ORDER BY e.time DESC;
 /// ```
 /// A row's rowid is the event's MVT feature id (see `FeatureID`), so a feature tapped on
-/// a tile finds its details with `SELECT * FROM events WHERE rowid = :featureID`.
+/// a tile finds its details with `SELECT * FROM events WHERE rowid = :featureID`, and the
+/// quake's ShakeMap, PAGER, moment tensor… (docs/details.md) with
+/// `SELECT json FROM details WHERE id = :id` (`AppDatabaseDetails`).
 ///
 /// Built whole (a full export, or a patched file that stopped being compact), the rows are
 /// first gathered in a staging file (`AppDatabaseStaging`: from the store, or from the
@@ -33,8 +35,9 @@ import QuakeTiles
 /// R-tree entries and schema as a full export's, not the same bytes (pages are laid out by
 /// the history of changes). The same store over the same previous bundle gives the same bytes.
 enum AppDatabaseWriter {
-    /// `PRAGMA user_version` of the files this writer makes (2: rowids are feature ids).
-    static let userVersion = 2
+    /// `PRAGMA user_version` of the files this writer makes (2: rowids are feature ids; 3: the
+    /// `details` table).
+    static let userVersion = 3
 
     /// The app's `events` table: the store's contract columns (`StoreColumns.contract`), same
     /// names, types and order, so that rows go across with `SELECT *`.
@@ -61,8 +64,8 @@ enum AppDatabaseWriter {
     /// Whether the database open on `db` is one this writer made: `events` as `hasOwnEventsSchema`
     /// says, `info` and `events_rtree` as `write` declares them.
     static func hasOwnSchema(_ db: Database) throws -> Bool {
-        let others = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('info', 'events_rtree') ORDER BY name")
-        return try hasOwnEventsSchema(db) && others == [rtreeTable, infoTable]
+        let others = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('details', 'info', 'events_rtree') ORDER BY name")
+        return try hasOwnEventsSchema(db) && others == [AppDatabaseDetails.table, rtreeTable, infoTable]
     }
 
     private static let infoTable = "CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID"
@@ -106,7 +109,7 @@ enum AppDatabaseWriter {
     /// store, and comes out compact and the same, byte for byte, whatever it was built from.
     /// `packingMayStart` returns when the R-tree may be packed (the exporter holds it back
     /// while its own memory peaks).
-    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, info: Info,
+    static func write(store: URL, selection: Selection, table: EventTable, featureIDs: FeatureIDs, info: Info, details: BundleDetails,
                       previous: (copy: PreviousFileCopy, changes: SelectionRead.Changes)?, to url: URL,
                       packingMayStart: () -> Void, logger: Logger) throws -> (sha256: String, touched: DeltaWriter.TouchedRows?) {
         let started = DispatchTime.now()
@@ -118,7 +121,7 @@ enum AppDatabaseWriter {
         var touched: DeltaWriter.TouchedRows?, patched: AppDatabaseStaging?
         if let previous, previous.copy.wait() {
             let copy = staging(at: previous.copy.url)
-            touched = try copy.patch(changes: previous.changes, info: info)
+            touched = try copy.patch(changes: previous.changes, info: info, details: details)
             if touched != nil { patched = copy }
             laps.lap(touched == nil ? "the previous bundle's file not patched (not one this writer made, or not the cached events)" : "patched the previous bundle's file")
         }
@@ -128,7 +131,7 @@ enum AppDatabaseWriter {
             try previous.copy.move(to: url)
         } else {
             try build(staged: patched, fromStore: { staging(at: $0) }, table: table, featureIDs: featureIDs, info: info,
-                      to: url, packingMayStart: packingMayStart, laps: &laps)
+                      details: details, to: url, packingMayStart: packingMayStart, laps: &laps)
         }
         SQLiteBuild.fsync(url)
         laps.lap("sync")
@@ -141,9 +144,9 @@ enum AppDatabaseWriter {
     /// Builds the file whole at `url`: the packed R-tree, then the rows of a staging file,
     /// `staged` or one filled from the store (`fromStore` makes it at the URL given) on a thread
     /// of its own while the R-tree is packed, transferred (SQLite's "xfer" optimisation: see
-    /// the type's comment), then `info`.
+    /// the type's comment), then `info` and the details.
     private static func build(staged: AppDatabaseStaging?, fromStore: @escaping @Sendable (URL) -> AppDatabaseStaging,
-                              table: EventTable, featureIDs: FeatureIDs, info: Info, to url: URL,
+                              table: EventTable, featureIDs: FeatureIDs, info: Info, details: BundleDetails, to url: URL,
                               packingMayStart: () -> Void, laps: inout Laps) throws {
         let fallback = url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix)
         let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String?) in
@@ -161,7 +164,7 @@ enum AppDatabaseWriter {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
             try db.inTransaction {
-                try db.execute(sql: eventsSchema + infoTable + ";\n" + rtreeTable + ";\n")
+                try db.execute(sql: eventsSchema + infoTable + ";\n" + rtreeTable + ";\n" + AppDatabaseDetails.table + ";\n")
                 packingMayStart()
                 try fillRTree(db, table: table, featureIDs: featureIDs)
                 return .commit
@@ -176,9 +179,10 @@ enum AppDatabaseWriter {
                     throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(table.count) selected events")
                 }
                 try info.write(db)
+                try AppDatabaseDetails.fill(db, details)
                 return .commit
             }
-            laps.lap("rows and indexes transferred")
+            laps.lap("rows and indexes transferred, details written")
             try db.execute(sql: "DETACH DATABASE staging")
         }
         try queue.close()

@@ -60,7 +60,9 @@ enum SQLiteBuild {
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let pages = try Int.fetchOne(db, sql: "PRAGMA page_count") ?? 0
             let free = try Int.fetchOne(db, sql: "PRAGMA freelist_count") ?? pages
-            let inPages = (try? Int.fetchOne(db, sql: "SELECT sum(unused) FROM dbstat")) ?? 0
+            // The room in a table or index of one page (`info`, an empty or small `details`) is the
+            // same whether the file is patched or written whole: not counted.
+            let inPages = (try? Int.fetchOne(db, sql: "SELECT sum(unused) FROM dbstat WHERE NOT (pagetype = 'leaf' AND path = '/')")) ?? 0
             return Double(free * pageSize + inPages) <= unusedShare * Double(pages * pageSize)
         }
     }
