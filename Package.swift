@@ -82,8 +82,13 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
+        // `publish`: a bundle to an S3-compatible store behind a pointer written last.
+        .target(name: "QuakePublish", dependencies: [
+            "QuakeHTTP", "QuakeBundleKit", "QuakeTiles", "QuakeCommon", "CCrypto", "CZlib",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Publish"),
         .target(name: "QuakeOperations", dependencies: [
-            "QuakeSQLite", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeFetch", "QuakePublish", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
@@ -100,7 +105,7 @@ let package = Package(
 
         // The command-line front end: parses arguments, calls one stage, reports.
         .executableTarget(name: "quake-bake", dependencies: [
-            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
+            "QuakeOperations", "QuakeFetch", "QuakePublish", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/quake-bake"),
