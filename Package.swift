@@ -160,6 +160,10 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),
+        .testTarget(name: "PublishingTests", dependencies: [
+            "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCommon", "TestSupport", "quake-bake",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/PublishingTests"),
         .testTarget(name: "OperationsTests", dependencies: [
             "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "GRDB", package: "GRDB.swift"),

@@ -51,7 +51,7 @@ final class PMTilesComposer: @unchecked Sendable {
         let new = try PMTilesArchive(url), oldArchive = try PMTilesArchive(old)
         let layout = try PMTilesLayout(new: new, old: oldArchive, minimumFresh: UInt64(minimumPartBytes))
         let share = Double(layout.deadBytes) / Double(max(1, layout.tileDataLength))
-        guard layout.copyLength >= UInt64(minimumPartBytes), share <= Self.maxDeadShare else {
+        guard layout.copyLength > 0, share <= Self.maxDeadShare else {
             logger.debug("PMTiles published whole: \(layout.copyLength) bytes could be copied, \(String(format: "%.0f%%", share * 100)) dead")
             return whole
         }
