@@ -161,7 +161,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),
         .testTarget(name: "PublishingTests", dependencies: [
-            "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCommon", "TestSupport", "quake-bake",
+            "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/PublishingTests"),
         .testTarget(name: "OperationsTests", dependencies: [

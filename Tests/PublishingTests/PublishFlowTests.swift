@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
 import QuakeBundleKit
 import QuakeCommon
@@ -106,13 +103,13 @@ import TestSupport
                         "style.json": "application/json", "preview.html": "text/html; charset=utf-8", "recent.geojson": "application/geo+json"]
         for (name, type) in expected {
             guard let file = pointer.files.first(where: { $0.name == name }) else { continue }
-            let response = try await Self.head(store.endpoint.appendingPathComponent("quakes/maps/\(file.key)"))
-            #expect(response.value(forHTTPHeaderField: "Content-Type") == type, "\(name)")
-            #expect(response.value(forHTTPHeaderField: "Cache-Control") == "public, max-age=31536000, immutable", "\(name)")
+            let response = try await PublishSupport.request(store.endpoint.appendingPathComponent("quakes/maps/\(file.key)"), method: "HEAD")
+            #expect(response.header("Content-Type") == type, "\(name)")
+            #expect(response.header("Cache-Control") == "public, max-age=31536000, immutable", "\(name)")
         }
-        let current = try await Self.head(store.endpoint.appendingPathComponent("quakes/maps/current.json"))
-        #expect(current.value(forHTTPHeaderField: "Cache-Control") == "no-cache")
-        #expect(current.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let current = try await PublishSupport.request(store.endpoint.appendingPathComponent("quakes/maps/current.json"), method: "HEAD")
+        #expect(current.header("Cache-Control") == "no-cache")
+        #expect(current.header("Content-Type") == "application/json")
     }
 
     /// The pointer's deltas lead from each older version to its own, within the bounds, and a
@@ -141,13 +138,6 @@ import TestSupport
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(report["different"] as? Int == 0 && report["missing"] as? Int == 0 && report["extra"] as? Int == 0, "step \(step): \(report)")
         #expect((report["tiles"] as? Int ?? 0) > 50, "step \(step): \(report)")
-    }
-
-    static func head(_ url: URL) async throws -> HTTPURLResponse {
-        var request = URLRequest(url: url)
-        request.httpMethod = "HEAD"
-        let (_, response) = try await URLSession.shared.data(for: request)
-        return try #require(response as? HTTPURLResponse)
     }
 
     static func manifestPaths(_ bundle: URL) throws -> [String] {

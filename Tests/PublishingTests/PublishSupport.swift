@@ -1,9 +1,7 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import QuakeBundleKit
 import QuakeCommon
+import QuakeHTTP
 import Testing
 import TestSupport
 
@@ -54,11 +52,21 @@ enum PublishSupport {
                                     "--max-attempts", "3", "--give-up-after", "5"] + extra)
     }
 
-    /// The pointer under `prefix`, read as a web client reads it (anonymous HTTP); nil when there is none.
+    /// Plain HTTP for the tests' own reads (anonymous, as a web client reads a public bucket).
+    /// (Not URLSession: on Linux its async API crashes when tasks overlap, FoundationNetworking's
+    /// "task that is not in the registry".)
+    static let http = HTTPClient(timeouts: HTTPTimeouts(connect: 30, read: 60, deadline: 120))
+
+    /// `method` of `url`: the answer, its body in memory.
+    static func request(_ url: URL, method: String = "GET") async throws -> HTTPResponse {
+        try await http.send(HTTPRequest(method: method, url: url), into: .memory(limit: 64 << 20))
+    }
+
+    /// The pointer under `prefix`, read as a web client reads it; nil when there is none.
     static func pointer(_ store: SeaweedFS, prefix: String) async throws -> (PublishedPointer, Data)? {
-        let (data, response) = try await URLSession.shared.data(from: store.endpoint.appendingPathComponent("quakes/\(prefix)/current.json"))
-        guard (response as? HTTPURLResponse)?.statusCode == 200 else { return nil }
-        return (try JSONDecoder().decode(PublishedPointer.self, from: data), data)
+        let answer = try await request(store.endpoint.appendingPathComponent("quakes/\(prefix)/current.json"))
+        guard answer.status == 200 else { return nil }
+        return (try JSONDecoder().decode(PublishedPointer.self, from: answer.body), answer.body)
     }
 
     /// What is wrong with the publication under `prefix`, read back by the HTTP witness (every
