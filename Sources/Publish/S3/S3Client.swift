@@ -110,15 +110,15 @@ public final class S3Client: Sendable {
                                           message: message, credentials: signer.credentials))
     }
 
-    /// The signed HTTP request for `call`.
-    private func request(for call: Call) -> HTTPRequest {
+    /// The signed HTTP request for `call`, signed at `date`.
+    func request(for call: Call, at date: Date = Date()) -> HTTPRequest {
         let path = target.encodedPath(call.key)
         let query = call.query.map { SigV4Signer.uriEncode($0.name) + ($0.value.map { "=" + SigV4Signer.uriEncode($0) } ?? "") }
             .joined(separator: "&")
         let url = URL(string: "\(target.origin.scheme!)://\(target.host)" + path + (query.isEmpty ? "" : "?\(query)"))!
         let headers = call.headers + [("host", target.host), ("x-amz-content-sha256", call.payloadSHA256)]
         let signed = signer.sign(SigV4Signer.Request(method: call.method, encodedPath: path, query: call.query, headers: headers,
-                                                     payloadSHA256: call.payloadSHA256), at: Date())
+                                                     payloadSHA256: call.payloadSHA256), at: date)
         // curl sends its own Host line (the same value): the signed one is not sent twice.
         return HTTPRequest(method: call.method, url: url, headers: headers.filter { $0.name != "host" } + signed, body: call.body,
                            onBodyProgress: call.onBodyProgress)
