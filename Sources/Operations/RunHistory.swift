@@ -87,10 +87,7 @@ struct RunHistory {
 
     /// The newest recorded publish, if any (only reads).
     static func lastPublish(_ workspace: Workspace) throws -> RecordedPublish? {
-        guard FileManager.default.fileExists(atPath: workspace.runsPath.path) else { return nil }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let queue = try ReadOnlyDatabase.open(workspace.runsPath.path, configuration: configuration)
+        guard let queue = try readOnly(workspace) else { return nil }
         return try queue.read { db -> RecordedPublish? in
             guard try db.tableExists("publishes"),
                   let row = try Row.fetchOne(db, sql: "SELECT finished_at, summary FROM publishes ORDER BY id DESC LIMIT 1") else { return nil }
@@ -143,11 +140,8 @@ struct RunHistory {
     /// The newest runs, newest first. A run that never finished and whose lock is gone was killed: `interrupted`.
     /// Only reads (no migration), so a reader never gets in a running bake's way.
     static func recent(_ workspace: Workspace, limit: Int = 10) throws -> [RecordedRun] {
-        guard FileManager.default.fileExists(atPath: workspace.runsPath.path) else { return [] }
+        guard let queue = try readOnly(workspace) else { return [] }
         let lockHeld = WorkspaceLock.holder(of: workspace) != nil
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let queue = try ReadOnlyDatabase.open(workspace.runsPath.path, configuration: configuration)
         let rows = try queue.read { db -> [Row] in
             guard try db.tableExists("runs") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit])
@@ -162,6 +156,14 @@ struct RunHistory {
                                    rejected: row.decode(forColumn: "rejected"), bundleVersion: row.decode(forColumn: "bundle_version"),
                                    message: row.decode(forColumn: "message"))
         }
+    }
+
+    /// The history opened only to read (no migration), or `nil` when there is none yet.
+    private static func readOnly(_ workspace: Workspace) throws -> (any DatabaseReader)? {
+        guard FileManager.default.fileExists(atPath: workspace.runsPath.path) else { return nil }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try ReadOnlyDatabase.open(workspace.runsPath.path, configuration: configuration)
     }
 
     private static func now() -> String { ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }

@@ -55,6 +55,13 @@ struct Pruner {
         return hex.count == 64 && hex.allSatisfy(\.isHexDigit) && !name.contains("/") && (name.count == 64 || name.dropFirst(64).hasPrefix("."))
     }
 
+    /// The time a history record is named by: `20261129T010439.123Z` (so that names sort as times).
+    static func stamp(_ date: Date) -> String {
+        let (second, _) = SigV4Signer.stamps(date)
+        let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down)) % 1000
+        return second.dropLast() + String(format: ".%03dZ", milliseconds)
+    }
+
     static func isHistoryRecord(_ key: String) -> Bool {
         key.hasPrefix(historyFolder) && key.hasSuffix(".json") && !key.dropFirst(historyFolder.count).contains("/")
     }

@@ -57,7 +57,14 @@ public enum Publisher {
             let written = "wrote \(target.key(PublishedPointer.key)): version \(manifest.version), \(plan.pointer.files.count) files, "
                 + "\(plan.pointer.deltas.count) delta entries"
             logger.debug("\(written)")
-            summary.deletedObjects = try await Pruner(client: client, target: target, keep: options.keep, logger: logger).prune(current: plan.pointer)
+            do {
+                summary.deletedObjects = try await Pruner(client: client, target: target, keep: options.keep, logger: logger).prune(current: plan.pointer)
+            } catch let error as CancellationError {
+                throw error
+            } catch {
+                // The version is published; what could not be pruned is pruned by a later publish.
+                logger.warning("publish: version \(manifest.version) is published, but pruning failed: \(ErrorText.message(error))")
+            }
         }
         composer.keep(plan.pointer)
         scratch.prune(scratch.travelDirectory, keeping: Set(plan.objects.compactMap { object in
@@ -92,8 +99,7 @@ public enum Publisher {
     private static func writePointer(_ pointer: PublishedPointer, client: S3Client, target: S3Target, at date: Date) async throws {
         let data = try encode(pointer)
         let digests = FileDigests.of(data)
-        let (stamp, _) = SigV4Signer.stamps(date)
-        let record = "\(Pruner.historyFolder)\(stamp)-\(digests.sha256Hex).json"
+        let record = "\(Pruner.historyFolder)\(Pruner.stamp(date))-\(digests.sha256Hex).json"
         _ = try await client.put(target.key(record), body: .bytes(data), digests: digests,
                                  headers: ObjectHeaders(contentType: "application/json", cacheControl: ObjectKinds.immutable))
         _ = try await client.put(target.key(PublishedPointer.key), body: .bytes(data), digests: digests,

@@ -64,6 +64,10 @@ import TestSupport
             #expect(summary["copiedBytes"] as? Int ?? 0 > 1 << 20, "step \(step): \(summary)")
         }
 
+        // The same version again: the assembled object stands, nothing is uploaded.
+        let again = try await PublishSupport.publish(store, workspace: workspace, prefix: "web", extra: arguments)
+        #expect(again.status == 0 && again.standardError.contains("nothing new"), "\(again.standardError)")
+
         // MapLibre Native draws the assembled object with the published style, straight from the store.
         let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "web"))
         let style = try #require(pointer.files.first { $0.name == "style.json" })

@@ -23,6 +23,7 @@ final class PMTilesComposer: @unchecked Sendable {
     private let target: S3Target
     private let scratch: PublishScratch
     private let previous: PublishedFile?
+    private let previousVersion: String?
     private let minimumPartBytes: Int64
     private let logger: Logger
     /// The local file of the object planned (the bundle's own, or the composed one) and its sha256.
@@ -36,6 +37,7 @@ final class PMTilesComposer: @unchecked Sendable {
         self.target = target
         self.scratch = scratch
         self.previous = previous?.files.first { $0.name == PointerPlanner.pmtilesName }
+        previousVersion = previous?.bundleVersion
         self.minimumPartBytes = minimumPartBytes
         self.logger = logger
     }
@@ -46,8 +48,13 @@ final class PMTilesComposer: @unchecked Sendable {
         let whole = PlannedObject(key: "objects/\(file.sha256).pmtiles", bytes: file.bytes, sha256: file.sha256,
                                   contentType: ObjectKinds.contentType(file.path), source: .file(url))
         planned = (url, file.sha256)
-        guard let previous, previous.sha256 != file.sha256, let old = scratch.publishedPMTiles(previous.sha256),
-              try await client.head(target.key(previous.key))?.size == previous.bytes else { return whole }
+        guard let previous, previous.sha256 != file.sha256, try await client.head(target.key(previous.key))?.size == previous.bytes else { return whole }
+        if previousVersion == bundle.version {
+            // The same version published again: its object as it is (composing anew would make another).
+            planned = nil
+            return PlannedObject(key: previous.key, bytes: previous.bytes, sha256: previous.sha256, contentType: whole.contentType, source: .store)
+        }
+        guard let old = scratch.publishedPMTiles(previous.sha256) else { return whole }
         let new = try PMTilesArchive(url), oldArchive = try PMTilesArchive(old)
         let layout = try PMTilesLayout(new: new, old: oldArchive, minimumFresh: UInt64(minimumPartBytes))
         let share = Double(layout.deadBytes) / Double(max(1, layout.tileDataLength))
