@@ -160,7 +160,7 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),
-        .testTarget(name: "HTTPTests", dependencies: ["QuakeHTTP"], path: "Tests/HTTPTests"),
+        .testTarget(name: "HTTPTests", dependencies: ["QuakeHTTP", "TestSupport"], path: "Tests/HTTPTests"),
         .testTarget(name: "PublishingTests", dependencies: [
             "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake",
             .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,7 @@
 import Foundation
 import QuakeHTTP
 import Testing
+import TestSupport
 
 /// QuakeHTTP's client against a loopback server that answers as told: header lines counted
 /// and cut off past the limits, redirects answered not followed, bodies streamed from a file
@@ -9,8 +10,22 @@ import Testing
 @Suite struct HTTPClientTests {
     static let client = HTTPClient(timeouts: HTTPTimeouts(connect: 10, read: 10, deadline: 60))
 
+    /// `/lines/N` answers with N header lines, `/long/N` with one header line of N bytes,
+    /// `/redirect` a 302, `/echo` the request's body; `/stall` is held, its body not read.
+    static func server() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer(holding: { $0.target == "/stall" }) { request in
+            let parts = request.target.split(separator: "/")
+            switch parts.first {
+            case "lines": return LoopbackHTTPServer.response("200 OK", headers: (0..<Int(parts[1])!).map { "X-Line-\($0): a" })
+            case "long": return LoopbackHTTPServer.response("200 OK", headers: ["X-Long: " + String(repeating: "a", count: Int(parts[1])!)])
+            case "redirect": return LoopbackHTTPServer.response("302 Found", headers: ["Location: /elsewhere"])
+            default: return LoopbackHTTPServer.response("200 OK", body: request.body)
+            }
+        }
+    }
+
     @Test func headerLinesPastTheLimitsEndTheAnswerAtOnce() async throws {
-        let server = try ScriptedServer()
+        let server = try Self.server()
         defer { server.close() }
         for (path, words) in [("/lines/50000", "more than 256 header lines"), ("/long/70000", "more than 64.0 KB of header lines"),
                               ("/long/200000", "a line longer than libcurl takes")] {
@@ -27,14 +42,14 @@ import Testing
     }
 
     @Test func aRedirectIsAnAnswer() async throws {
-        let server = try ScriptedServer()
+        let server = try Self.server()
         defer { server.close() }
         let answer = try await Self.client.send(HTTPRequest(url: server.url("/redirect")))
         #expect(answer.status == 302 && answer.header("location") == "/elsewhere")
     }
 
     @Test func bodiesGoFromAFileRegionAndIntoAFile() async throws {
-        let server = try ScriptedServer()
+        let server = try Self.server()
         defer { server.close() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -58,7 +73,7 @@ import Testing
     }
 
     @Test func anUploadTheServerStopsTakingMeetsTheReadTimeout() async throws {
-        let server = try ScriptedServer()
+        let server = try Self.server()
         defer { server.close() }
         let client = HTTPClient(timeouts: HTTPTimeouts(connect: 30, read: 1, deadline: 60))
         defer { client.close() }
@@ -77,85 +92,5 @@ import Testing
         private var sent: Int64 = 0
         func set(_ value: Int64) { lock.withLock { sent = value } }
         var value: Int64 { lock.withLock { sent } }
-    }
-}
-
-/// A loopback HTTP/1.1 server for these tests, one request per connection: `/lines/N` answers
-/// with N header lines, `/long/N` with one header line of N bytes, `/redirect` a 302,
-/// `/echo` the request's body, `/stall` reads nothing and holds the connection.
-final class ScriptedServer: @unchecked Sendable {
-    let port: UInt16
-    private let listener: Int32
-    private let lock = NSLock()
-    private var connections: [Int32] = []
-
-    init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
-        listener = fd
-        port = UInt16(bigEndian: address.sin_port)
-        Thread { [self] in
-            while true {
-                let connection = accept(fd, nil, nil)
-                guard connection >= 0 else { return }
-                lock.withLock { connections.append(connection) }
-                Thread { [self] in serve(connection) }.start()
-            }
-        }.start()
-    }
-
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
-
-    func close() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        Glibc.close(listener)
-        lock.withLock { for c in connections { shutdown(c, Int32(SHUT_RDWR)); Glibc.close(c) } }
-    }
-
-    private func serve(_ connection: Int32) {
-        var request = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while request.range(of: Data("\r\n\r\n".utf8)) == nil {
-            let got = read(connection, &buffer, buffer.count)
-            guard got > 0 else { return }
-            request.append(contentsOf: buffer[..<got])
-        }
-        let head = String(decoding: request[..<request.range(of: Data("\r\n\r\n".utf8))!.lowerBound], as: UTF8.self)
-        let path = head.split(separator: " ")[1]
-        let lines = head.split(separator: "\r\n")
-        let length = lines.first { $0.lowercased().hasPrefix("content-length:") }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-        if path == "/stall" { return }  // holds the connection and reads nothing more
-        var body = request[request.range(of: Data("\r\n\r\n".utf8))!.upperBound...]
-        while body.count < length {
-            let got = read(connection, &buffer, buffer.count)
-            guard got > 0 else { return }
-            body.append(contentsOf: buffer[..<got])
-        }
-        var answer = "HTTP/1.1 200 OK\r\nConnection: close\r\n"
-        var payload = Data()
-        let parts = path.split(separator: "/")
-        switch parts.first {
-        case "lines": answer += (0..<Int(parts[1])!).map { "X-Line-\($0): a\r\n" }.joined()
-        case "long": answer += "X-Long: \(String(repeating: "a", count: Int(parts[1])!))\r\n"
-        case "redirect": answer = "HTTP/1.1 302 Found\r\nConnection: close\r\nLocation: /elsewhere\r\n"
-        default: payload = Data(body)
-        }
-        answer += "Content-Length: \(payload.count)\r\n\r\n"
-        let out = Data(answer.utf8) + payload
-        out.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let written = write(connection, bytes.baseAddress! + offset, bytes.count - offset)
-                guard written > 0 else { return }
-                offset += written
-            }
-        }
-        shutdown(connection, Int32(SHUT_WR))
     }
 }
