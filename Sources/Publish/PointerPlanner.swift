@@ -19,8 +19,10 @@ struct PointerPlanner {
     let options: PublishOptions
     /// Whether the store holds the object at a key relative to the prefix (a HEAD).
     let storeHas: @Sendable (String) async throws -> Bool
-    /// Plans the PMTiles object for the bundle's `quakes.pmtiles`.
-    let pmtiles: @Sendable (BundleManifest.File) async throws -> PlannedObject
+    /// Plans the PMTiles object for the bundle's `quakes.pmtiles`, given the small objects
+    /// still to upload (which may ride in its uploaded part, see `PMTilesComposer`): the
+    /// object and the riders' new plans.
+    let pmtiles: @Sendable (BundleManifest.File, [PlannedObject]) async throws -> (PlannedObject, [PlannedObject])
 
     /// The files of a bundle that a base, a step or a rewrite stands for.
     static let appDatabase = "quakes.sqlite", tiles = "quakes.mbtiles", pmtilesName = "quakes.pmtiles", style = "style.json"
@@ -33,13 +35,8 @@ struct PointerPlanner {
             files.append(file)
         }
         func add(_ pair: (PlannedObject, PublishedFile)) { add(pair.0, as: pair.1) }
-        for file in manifest.files where !file.path.hasPrefix("deltas/") && ![Self.appDatabase, Self.tiles, Self.style].contains(file.path) {
-            if file.path == Self.pmtilesName {
-                let object = try await pmtiles(file)
-                add(object, as: PublishedFile(name: file.path, key: object.key, bytes: object.bytes, sha256: object.sha256))
-            } else {
-                add(plain(file.path, url: manifest.url(file.path), bytes: file.bytes, sha256: file.sha256))
-            }
+        for file in manifest.files where !file.path.hasPrefix("deltas/") && ![Self.appDatabase, Self.tiles, Self.style, Self.pmtilesName].contains(file.path) {
+            add(plain(file.path, url: manifest.url(file.path), bytes: file.bytes, sha256: file.sha256))
         }
         let manifestURL = manifest.directory.appendingPathComponent("manifest.json")
         let manifestBytes = Int64((try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.size] as? Int) ?? 0)
@@ -48,10 +45,20 @@ struct PointerPlanner {
         let (entries, stepObjects) = try await deltaEntries()
         for object in stepObjects { objects[object.key] = object }
         for (object, file) in try await baseFiles(entries: entries) { add(object, as: file) }
+        if let file = manifest.file(Self.pmtilesName) {
+            var riders: [PlannedObject] = []
+            for object in objects.values.sorted(by: { $0.key < $1.key }) where object.bytes <= Uploader.singlePutBytes {
+                if case .file = object.source, !(try await storeHas(object.key)) { riders.append(object) }
+            }
+            let (object, carried) = try await pmtiles(file, riders)
+            for rider in carried { objects[rider.key] = rider }
+            add(object, as: PublishedFile(name: file.path, key: object.key, bytes: object.bytes, sha256: object.sha256))
+        }
         if let style = manifest.file(Self.style) { add(try styleObject(style, files: files)) }
 
         let pointer = PublishedPointer(bundleVersion: manifest.version, files: files.sorted { $0.name < $1.name }, deltas: entries)
-        return PublicationPlan(pointer: pointer, objects: objects.values.sorted { $0.key < $1.key })
+        // Objects the store copies out of another planned object come after it.
+        return PublicationPlan(pointer: pointer, objects: objects.values.sorted { ($0.copiesOthers ? 1 : 0, $0.key) < ($1.copiesOthers ? 1 : 0, $1.key) })
     }
 
     /// A file uploaded as it is.

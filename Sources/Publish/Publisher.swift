@@ -36,7 +36,7 @@ public enum Publisher {
                                        minimumPartBytes: options.minimumPartBytes, logger: logger)
         let planner = PointerPlanner(manifest: manifest, previous: previous, scratch: scratch, options: options,
                                      storeHas: { try await client.head(target.key($0)) != nil },
-                                     pmtiles: { try await composer.plan($0, bundle: manifest) })
+                                     pmtiles: { try await composer.plan($0, riders: $1, bundle: manifest) })
         let plan = try await planner.plan()
         let pointerBytes = plan.objects.reduce(Int64(0)) { $0 + $1.bytes }
         var summary = PublishSummary(target: target.description, version: manifest.version, changed: plan.pointer != previous,

@@ -18,6 +18,13 @@ import QuakeTiles
 /// `maxDeadShare` of it, or with no previous object kept locally (`PublishScratch`), the
 /// bundle's own file is published whole (clustered, compact). Every object is checked tile by
 /// tile against the bundle's own PMTiles in the tests.
+///
+/// The uploaded part is at least 5 MiB even when a few tiles changed: the other small files
+/// the publish must upload anyway (the GeoJSON zooms, the recent layer, the deltas that
+/// changed) ride in it, as bytes no directory entry names, and the store then makes each of
+/// them by copying its range out of the PMTiles object (a one-part `UploadPartCopy`): each
+/// byte is uploaded once. They are dead bytes of the object, dropped when the next publish
+/// uploads its start again.
 final class PMTilesComposer: @unchecked Sendable {
     private let client: S3Client
     private let target: S3Target
@@ -42,28 +49,37 @@ final class PMTilesComposer: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// The object for the bundle's PMTiles `file`.
-    func plan(_ file: BundleManifest.File, bundle: BundleManifest) async throws -> PlannedObject {
+    /// The object for the bundle's PMTiles `file`, and the new plans of those of `riders` that ride in it.
+    func plan(_ file: BundleManifest.File, riders: [PlannedObject], bundle: BundleManifest) async throws -> (PlannedObject, [PlannedObject]) {
+        let object = try await plan(file, carrying: riders.filter { if case .file = $0.source { true } else { false } }, bundle: bundle)
+        return (object.pmtiles, object.riders)
+    }
+
+    private func plan(_ file: BundleManifest.File, carrying riders: [PlannedObject],
+                      bundle: BundleManifest) async throws -> (pmtiles: PlannedObject, riders: [PlannedObject]) {
         let url = bundle.url(file.path)
         let whole = PlannedObject(key: "objects/\(file.sha256).pmtiles", bytes: file.bytes, sha256: file.sha256,
                                   contentType: ObjectKinds.contentType(file.path), source: .file(url))
         planned = (url, file.sha256)
-        guard let previous, previous.sha256 != file.sha256, try await client.head(target.key(previous.key))?.size == previous.bytes else { return whole }
+        guard let previous, previous.sha256 != file.sha256, try await client.head(target.key(previous.key))?.size == previous.bytes else {
+            return (whole, [])
+        }
         if previousVersion == bundle.version {
             // The same version published again: its object as it is (composing anew would make another).
             planned = nil
-            return PlannedObject(key: previous.key, bytes: previous.bytes, sha256: previous.sha256, contentType: whole.contentType, source: .store)
+            return (PlannedObject(key: previous.key, bytes: previous.bytes, sha256: previous.sha256, contentType: whole.contentType, source: .store), [])
         }
-        guard let old = scratch.publishedPMTiles(previous.sha256) else { return whole }
+        guard let old = scratch.publishedPMTiles(previous.sha256) else { return (whole, []) }
         let new = try PMTilesArchive(url), oldArchive = try PMTilesArchive(old)
-        let layout = try PMTilesLayout(new: new, old: oldArchive, minimumFresh: UInt64(minimumPartBytes))
+        let riding = UInt64(riders.reduce(Int64(0)) { $0 + $1.bytes })
+        let layout = try PMTilesLayout(new: new, old: oldArchive, riders: riding, minimumFresh: UInt64(minimumPartBytes))
         let share = Double(layout.deadBytes) / Double(max(1, layout.tileDataLength))
         guard layout.copyLength > 0, share <= Self.maxDeadShare else {
             logger.debug("PMTiles published whole: \(layout.copyLength) bytes could be copied, \(String(format: "%.0f%%", share * 100)) dead")
-            return whole
+            return (whole, [])
         }
         let composed = scratch.composedPMTiles()
-        let headLength = try write(layout, new: new, old: oldArchive, to: composed)
+        let headLength = try write(layout, new: new, old: oldArchive, riders: riders, to: composed)
         let sha256 = try SHA256.hex(fileAt: composed)
         let bytes = headLength + Int64(layout.tileDataLength)
         planned = (composed, sha256)
@@ -71,9 +87,18 @@ final class PMTilesComposer: @unchecked Sendable {
         var parts = Self.uploadParts(length: headLength + Int64(layout.freshLength), minimum: minimumPartBytes)
         parts.append(.copy(key: target.key(previous.key), range: copyFrom...(copyFrom + Int64(layout.copyLength) - 1)))
         let uploaded = Format.bytes(Int(headLength + Int64(layout.freshLength))), copied = Format.bytes(Int(layout.copyLength))
-        logger.debug("PMTiles composed: \(uploaded) uploaded, \(copied) copied from the previous object, \(String(format: "%.1f%%", share * 100)) dead")
-        return PlannedObject(key: "objects/\(sha256).pmtiles", bytes: bytes, sha256: sha256, contentType: ObjectKinds.contentType(file.path),
-                             source: .assembled(composed, parts: parts))
+        let words = "PMTiles composed: \(uploaded) uploaded (\(riders.count) other objects riding in it, \(Format.bytes(Int(riding)))), "
+            + "\(copied) copied from the previous object, \(String(format: "%.1f%%", share * 100)) dead"
+        logger.debug("\(words)")
+        let key = "objects/\(sha256).pmtiles"
+        var at = headLength + Int64(layout.ridersAt)
+        let carried = riders.map { rider -> PlannedObject in
+            defer { at += rider.bytes }
+            return PlannedObject(key: rider.key, bytes: rider.bytes, sha256: rider.sha256, contentType: rider.contentType,
+                                 source: .assembled(composed, parts: [.copy(key: target.key(key), range: at...(at + rider.bytes - 1))]))
+        }
+        return (PlannedObject(key: key, bytes: bytes, sha256: sha256, contentType: ObjectKinds.contentType(file.path),
+                              source: .assembled(composed, parts: parts)), carried)
     }
 
     /// Keeps the object `pointer` names as the base of the next publish (when it is the one planned).
@@ -106,9 +131,9 @@ final class PMTilesComposer: @unchecked Sendable {
         return parts
     }
 
-    /// Writes the object's local copy: header, root, metadata, leaves, fresh tiles, the copied
-    /// tile data. Returns the length before the tile data.
-    private func write(_ layout: PMTilesLayout, new: PMTilesArchive, old: PMTilesArchive, to url: URL) throws -> Int64 {
+    /// Writes the object's local copy: header, root, metadata, leaves, new tiles, the riders'
+    /// bytes, old tiles uploaded again, the copied tile data. Returns the length before the tile data.
+    private func write(_ layout: PMTilesLayout, new: PMTilesArchive, old: PMTilesArchive, riders: [PlannedObject], to url: URL) throws -> Int64 {
         let (root, leaves) = try PMTilesDirectory.build(layout.entries)
         var header = new.header
         header.rootOffset = UInt64(PMTilesHeader.size)
@@ -125,9 +150,15 @@ final class PMTilesComposer: @unchecked Sendable {
         let out = try FileHandle(forWritingTo: url)
         defer { try? out.close() }
         try out.write(contentsOf: Data(header.bytes + root) + new.metadata + Data(leaves))
-        for piece in layout.fresh {
-            try out.write(contentsOf: piece.fromNew ? new.tile(at: piece.offset, length: piece.length) : old.tile(at: piece.offset, length: piece.length))
+        for piece in layout.fresh where piece.fromNew { try out.write(contentsOf: new.tile(at: piece.offset, length: piece.length)) }
+        for rider in riders {
+            guard case .file(let source) = rider.source else { continue }
+            let input = open(source.path, O_RDONLY | O_CLOEXEC)
+            guard input >= 0 else { throw QuakeBakeError("cannot read \(source.path): \(String(cString: strerror(errno)))") }
+            defer { close(input) }
+            try FileCopy.append(Int(rider.bytes), from: input, at: 0, to: out.fileDescriptor, what: "\(source.path) into \(url.path)")
         }
+        for piece in layout.fresh where !piece.fromNew { try out.write(contentsOf: old.tile(at: piece.offset, length: piece.length)) }
         var at = layout.copyStart
         while at < old.header.tileDataLength {
             let count = UInt32(min(UInt64(1 << 20), old.header.tileDataLength - at))

@@ -3,15 +3,18 @@ import QuakeTiles
 
 /// Where each tile of a new PMTiles archive lies in a published object built on the
 /// previously published one: the tiles whose bytes are not in it yet ("fresh") first, then
-/// the old object's live tiles from its start until the fresh part reaches `minimumFresh`
-/// (they are uploaded again, so that the part uploaded is big enough for a multipart upload
-/// and the dead bytes at the old object's start are dropped), then the rest of the old
-/// object's tile data as it is, which the store copies (`UploadPartCopy`).
+/// `riders` bytes no entry names (other objects' bytes, see `PMTilesComposer`), then the old
+/// object's live tiles from its start until the fresh part reaches `minimumFresh` (they are
+/// uploaded again, so that the part uploaded is big enough for a multipart upload and the dead
+/// bytes at the old object's start are dropped), then the rest of the old object's tile data as
+/// it is, which the store copies (`UploadPartCopy`).
 struct PMTilesLayout {
     /// The new object's entries (same ids, lengths and runs as the bundle's; new offsets).
     let entries: [PMTilesDirectory.Entry]
-    /// The pieces of the fresh part, in order: (from the new archive?, offset, length).
+    /// The tiles of the fresh part, in order: (from the new archive?, offset, length); the riders' bytes follow the new tiles.
     let fresh: [(fromNew: Bool, offset: UInt64, length: UInt32)]
+    /// Where the riders' bytes start in the tile data (after the new tiles).
+    let ridersAt: UInt64
     let freshLength: UInt64
     /// Where the copied part starts in the old object's tile data.
     let copyStart: UInt64
@@ -22,7 +25,7 @@ struct PMTilesLayout {
     let copyLength: UInt64
 
     /// Lays out `new` over `old`; `same` says whether a new tile's bytes equal an old one's.
-    init(new: PMTilesArchive, old: PMTilesArchive, minimumFresh: UInt64) throws {
+    init(new: PMTilesArchive, old: PMTilesArchive, riders: UInt64, minimumFresh: UInt64) throws {
         // Each distinct blob of the new archive (by its offset): the old blob with its bytes, if any.
         var reused: [UInt64: UInt64] = [:], decided: Set<UInt64> = []
         var freshNew: [(UInt64, UInt32)] = []
@@ -39,7 +42,8 @@ struct PMTilesLayout {
         for entry in new.entries { if let at = reused[entry.offset] { lengths[at] = entry.length } }
         let live = lengths.sorted { $0.key < $1.key }
         var pieces = freshNew.map { (fromNew: true, offset: $0.0, length: $0.1) }
-        var freshLength = freshNew.reduce(UInt64(0)) { $0 + UInt64($1.1) }
+        ridersAt = freshNew.reduce(UInt64(0)) { $0 + UInt64($1.1) }
+        var freshLength = ridersAt + riders
         var copyStart: UInt64 = 0
         var moved: [UInt64: UInt64] = [:]  // old offset → new offset, for the old blobs uploaded again
         for (offset, length) in live where freshLength < minimumFresh {

@@ -20,6 +20,12 @@ struct PlannedObject: Sendable {
         case store
     }
 
+    /// Whether the store makes it from another object's bytes alone (a rider, see `PMTilesComposer`).
+    var copiesOthers: Bool {
+        if case .assembled(_, let parts) = source { return parts.allSatisfy { if case .copy = $0 { true } else { false } } }
+        return false
+    }
+
     /// One part of an assembled object.
     enum Part: Sendable {
         /// `length` bytes of the local file from `offset`.
