@@ -21,10 +21,10 @@ import QuakeTiles
 ///
 /// The uploaded part is at least 5 MiB even when a few tiles changed: the other small files
 /// the publish must upload anyway (the GeoJSON zooms, the recent layer, the deltas that
-/// changed) ride in it, as bytes no directory entry names, and the store then makes each of
-/// them by copying its range out of the PMTiles object (a one-part `UploadPartCopy`): each
-/// byte is uploaded once. They are dead bytes of the object, dropped when the next publish
-/// uploads its start again.
+/// changed) ride in it, between the leaf directories and the tile data (bytes no section
+/// names, which readers never read), and the store then makes each of them by copying its
+/// range out of the PMTiles object (a one-part `UploadPartCopy`): each byte is uploaded once.
+/// Being outside the tile data, they are never copied into the next object.
 final class PMTilesComposer: @unchecked Sendable {
     private let client: S3Client
     private let target: S3Target
@@ -72,14 +72,14 @@ final class PMTilesComposer: @unchecked Sendable {
         guard let old = scratch.publishedPMTiles(previous.sha256) else { return (whole, []) }
         let new = try PMTilesArchive(url), oldArchive = try PMTilesArchive(old)
         let riding = UInt64(riders.reduce(Int64(0)) { $0 + $1.bytes })
-        let layout = try PMTilesLayout(new: new, old: oldArchive, riders: riding, minimumFresh: UInt64(minimumPartBytes))
+        let layout = try PMTilesLayout(new: new, old: oldArchive, uploadedBefore: riding, minimumFresh: UInt64(minimumPartBytes))
         let share = Double(layout.deadBytes) / Double(max(1, layout.tileDataLength))
         guard layout.copyLength > 0, share <= Self.maxDeadShare else {
             logger.debug("PMTiles published whole: \(layout.copyLength) bytes could be copied, \(String(format: "%.0f%%", share * 100)) dead")
             return (whole, [])
         }
         let composed = scratch.composedPMTiles()
-        let headLength = try write(layout, new: new, old: oldArchive, riders: riders, to: composed)
+        let (headLength, ridersAt) = try write(layout, new: new, old: oldArchive, riders: riders, to: composed)
         let sha256 = try SHA256.hex(fileAt: composed)
         let bytes = headLength + Int64(layout.tileDataLength)
         planned = (composed, sha256)
@@ -91,7 +91,7 @@ final class PMTilesComposer: @unchecked Sendable {
             + "\(copied) copied from the previous object, \(String(format: "%.1f%%", share * 100)) dead"
         logger.debug("\(words)")
         let key = "objects/\(sha256).pmtiles"
-        var at = headLength + Int64(layout.ridersAt)
+        var at = ridersAt
         let carried = riders.map { rider -> PlannedObject in
             defer { at += rider.bytes }
             return PlannedObject(key: rider.key, bytes: rider.bytes, sha256: rider.sha256, contentType: rider.contentType,
@@ -131,9 +131,11 @@ final class PMTilesComposer: @unchecked Sendable {
         return parts
     }
 
-    /// Writes the object's local copy: header, root, metadata, leaves, new tiles, the riders'
-    /// bytes, old tiles uploaded again, the copied tile data. Returns the length before the tile data.
-    private func write(_ layout: PMTilesLayout, new: PMTilesArchive, old: PMTilesArchive, riders: [PlannedObject], to url: URL) throws -> Int64 {
+    /// Writes the object's local copy: header, root, metadata, leaves, the riders' bytes, then
+    /// the tile data: new tiles, old tiles uploaded again, the copied tiles. Returns the length
+    /// before the tile data and where the riders start.
+    private func write(_ layout: PMTilesLayout, new: PMTilesArchive, old: PMTilesArchive, riders: [PlannedObject],
+                       to url: URL) throws -> (Int64, Int64) {
         let (root, leaves) = try PMTilesDirectory.build(layout.entries)
         var header = new.header
         header.rootOffset = UInt64(PMTilesHeader.size)
@@ -142,7 +144,8 @@ final class PMTilesComposer: @unchecked Sendable {
         header.metadataLength = UInt64(new.metadata.count)
         header.leavesOffset = header.metadataOffset + header.metadataLength
         header.leavesLength = UInt64(leaves.count)
-        header.tileDataOffset = header.leavesOffset + header.leavesLength
+        let ridersAt = header.leavesOffset + header.leavesLength
+        header.tileDataOffset = ridersAt + UInt64(riders.reduce(Int64(0)) { $0 + $1.bytes })
         header.tileDataLength = layout.tileDataLength
         header.tileEntries = UInt64(layout.entries.count)
         header.clustered = false
@@ -150,7 +153,6 @@ final class PMTilesComposer: @unchecked Sendable {
         let out = try FileHandle(forWritingTo: url)
         defer { try? out.close() }
         try out.write(contentsOf: Data(header.bytes + root) + new.metadata + Data(leaves))
-        for piece in layout.fresh where piece.fromNew { try out.write(contentsOf: new.tile(at: piece.offset, length: piece.length)) }
         for rider in riders {
             guard case .file(let source) = rider.source else { continue }
             let input = open(source.path, O_RDONLY | O_CLOEXEC)
@@ -158,14 +160,17 @@ final class PMTilesComposer: @unchecked Sendable {
             defer { close(input) }
             try FileCopy.append(Int(rider.bytes), from: input, at: 0, to: out.fileDescriptor, what: "\(source.path) into \(url.path)")
         }
-        for piece in layout.fresh where !piece.fromNew { try out.write(contentsOf: old.tile(at: piece.offset, length: piece.length)) }
+        for piece in layout.fresh {
+            try out.write(contentsOf: piece.fromNew ? new.tile(at: piece.offset, length: piece.length) : old.tile(at: piece.offset, length: piece.length))
+        }
         var at = layout.copyStart
-        while at < old.header.tileDataLength {
-            let count = UInt32(min(UInt64(1 << 20), old.header.tileDataLength - at))
+        let end = layout.copyStart + layout.copyLength
+        while at < end {
+            let count = UInt32(min(UInt64(1 << 20), end - at))
             try out.write(contentsOf: old.tile(at: at, length: count))
             at += UInt64(count)
         }
         try out.synchronize()
-        return Int64(header.tileDataOffset)
+        return (Int64(header.tileDataOffset), Int64(ridersAt))
     }
 }
