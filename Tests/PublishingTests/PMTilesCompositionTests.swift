@@ -70,17 +70,8 @@ import TestSupport
 
         // MapLibre Native draws the assembled object with the published style, straight from the store.
         let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "web"))
-        let style = try #require(pointer.files.first { $0.name == "style.json" })
-        let pictures = directory.path("pictures")
-        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
-        let views = ["california:-120:37:5", "world:-150:40:1"]
-        let published = try JSONSerialization.jsonObject(with: await WitnessScript.run(
-            "render_style.py", ["--style-url", publicURL.appendingPathComponent(style.key).absoluteString, pictures.path] + views)) as? [String: [String: Int]]
-        let own = try JSONSerialization.jsonObject(with: await WitnessScript.run(
-            "render_style.py", [try PublishSupport.currentBundle(workspace).path, directory.url.path] + views)) as? [String: [String: Int]]
-        for view in ["california", "world"] {
-            #expect((published?[view]?["quake"] ?? 0) > 1000 && published?[view]?["quake"] == own?[view]?["quake"],
-                    "\(view): \(String(describing: published)) \(String(describing: own))")
-        }
+        let pixels = try await PublishSupport.quakePixels(publicURL: publicURL, pointer: pointer, bundle: PublishSupport.currentBundle(workspace),
+                                                          views: ["california:-120:37:5", "world:-150:40:1"], pictures: directory)
+        for (view, (published, own)) in pixels { #expect(published > 1000 && published == own, "\(view): \(published) \(own)") }
     }
 }

@@ -68,17 +68,9 @@ import TestSupport
 
         // 4. MapLibre Native draws the published style from the store as it draws the bundle.
         let last = try #require(pointers.last)
-        let style = try #require(last.files.first { $0.name == "style.json" })
-        let pictures = directory.path("pictures")
-        try FileManager.default.createDirectory(at: pictures, withIntermediateDirectories: true)
-        let views = ["chile:-71:-30:4", "world:0:0:1"]
-        let published = try JSONSerialization.jsonObject(with: await WitnessScript.run(
-            "render_style.py", ["--style-url", publicURL.appendingPathComponent(style.key).absoluteString, pictures.path] + views)) as? [String: [String: Int]]
-        let own = try JSONSerialization.jsonObject(with: await WitnessScript.run(
-            "render_style.py", [try PublishSupport.currentBundle(workspace).path, directory.url.path] + views)) as? [String: [String: Int]]
-        for view in ["chile", "world"] {
-            #expect((published?[view]?["quake"] ?? 0) > 100 && published?[view]?["quake"] == own?[view]?["quake"], "\(view): \(String(describing: published)) \(String(describing: own))")
-        }
+        let pixels = try await PublishSupport.quakePixels(publicURL: publicURL, pointer: last, bundle: PublishSupport.currentBundle(workspace),
+                                                          views: ["chile:-71:-30:4", "world:0:0:1"], pictures: directory)
+        for (view, (published, own)) in pixels { #expect(published > 100 && published == own, "\(view): \(published) \(own)") }
 
         // 5. Pruned to --keep 2: every object in the store is named by a kept version, and some went.
         let history = try await PublishSupport.listing(store, prefix: "maps").filter { $0.hasPrefix("history/") }

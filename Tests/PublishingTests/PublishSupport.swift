@@ -77,6 +77,24 @@ enum PublishSupport {
         return (report["version"] as? String ?? "", report["problems"] as? [String] ?? ["no report"])
     }
 
+    /// MapLibre Native draws the style the pointer under `publicURL` names, straight from the
+    /// store, and the bundle's own style over its own files, at `views` (`name:lon:lat:zoom`):
+    /// the quake pixels of each, by view name (published, own).
+    static func quakePixels(publicURL: URL, pointer: PublishedPointer, bundle: URL, views: [String],
+                            pictures directory: TemporaryDirectory) async throws -> [String: (Int, Int)] {
+        let style = try #require(pointer.files.first { $0.name == "style.json" })
+        let published = directory.path("published"), own = directory.path("own")
+        for folder in [published, own] { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+        let remote = try JSONSerialization.jsonObject(with: await WitnessScript.run(
+            "render_style.py", ["--style-url", publicURL.appendingPathComponent(style.key).absoluteString, published.path] + views)) as? [String: [String: Int]]
+        let local = try JSONSerialization.jsonObject(with: await WitnessScript.run(
+            "render_style.py", [bundle.path, own.path] + views)) as? [String: [String: Int]]
+        return Dictionary(uniqueKeysWithValues: views.map { view in
+            let name = String(view.split(separator: ":")[0])
+            return (name, (remote?[name]?["quake"] ?? -1, local?[name]?["quake"] ?? -2))
+        })
+    }
+
     /// Every key under `s3://quakes/PREFIX/`, as the AWS CLI lists it (relative to the prefix).
     static func listing(_ store: SeaweedFS, prefix: String) async throws -> [String] {
         let outcome = try await store.aws(["s3api", "list-objects-v2", "--bucket", "quakes", "--prefix", "\(prefix)/", "--output", "json"]).checked()
