@@ -15,8 +15,8 @@ import TestSupport
     static func client(_ server: LoopbackHTTPServer) throws -> S3Client {
         S3Client(target: try S3Target("s3://quakes/maps", endpoint: server.url("").absoluteString, region: nil),
                  credentials: S3Credentials(accessKeyID: "AKIDRETRY", secretAccessKey: "retry/Secret", source: "test"),
-                 timeouts: HTTPTimeouts(connect: 10, read: 10, deadline: 30),
-                 retry: RetryPolicy(maxAttempts: 4, baseDelay: 0.05, maxDelay: 0.1, maxRetryAfter: 5, giveUpAfter: 60), logger: Logger(label: "test"))
+                 timeouts: HTTPTimeouts(connect: 120, read: 120, deadline: 300),
+                 retry: RetryPolicy(maxAttempts: 4, baseDelay: 0.05, maxDelay: 0.1, maxRetryAfter: 5, giveUpAfter: 3600), logger: Logger(label: "test"))
     }
 
     @Test func slowDownIsRetriedAfterTheWaitTheStoreAsks() async throws {
