@@ -5,6 +5,7 @@
 // The source tree reads as the pipeline:
 //   SQLite    — read-only opening and other plumbing every database of ours shares
 //   Catalog   — the event model and the ComCat formats (GeoJSON, CSV) every stage shares
+//   HTTP      — the HTTP client on libcurl that fetch and publish share
 //   Fetch     — counted, capped, resumable download from an FDSN event service
 //   Store     — the SpatiaLite store: one row per event, newest version wins
 //   Tiles     — thinning per zoom and vector-tile (MVT) encoding
@@ -40,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         // Shared plumbing: gzip, sha256, atomic files, workspace layout, logging, progress.
         .target(name: "QuakeCommon", dependencies: [
@@ -52,6 +54,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "GRDBSQLite", package: "GRDB.swift"),
         ], path: "Sources/SQLite"),
+        // HTTP on libcurl, for fetch and publish: timeouts, streamed bodies, bounded headers.
+        .target(name: "QuakeHTTP", dependencies: ["CCurl", "QuakeCommon"], path: "Sources/HTTP"),
         // The event model and the ComCat GeoJSON / CSV formats.
         .target(name: "QuakeCatalog", dependencies: ["QuakeCommon"], path: "Sources/Catalog"),
 
@@ -61,7 +65,7 @@ let package = Package(
 
         // Pipeline stages.
         .target(name: "QuakeFetch", dependencies: [
-            "QuakeSQLite", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeCatalog", "QuakeCommon", "QuakeHTTP",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Fetch"),
@@ -79,8 +83,13 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
+        // `publish`: a bundle to an S3-compatible store behind a pointer written last.
+        .target(name: "QuakePublish", dependencies: [
+            "QuakeHTTP", "QuakeBundleKit", "QuakeTiles", "QuakeCommon", "CCrypto", "CZlib",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Sources/Publish"),
         .target(name: "QuakeOperations", dependencies: [
-            "QuakeSQLite", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeFetch", "QuakePublish", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Yams", package: "Yams"),
@@ -99,7 +108,7 @@ let package = Package(
 
         // The command-line front end: parses arguments, calls one stage, reports.
         .executableTarget(name: "quake-bake", dependencies: [
-            "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
+            "QuakeOperations", "QuakeFetch", "QuakePublish", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/quake-bake"),
@@ -141,7 +150,7 @@ let package = Package(
         ], path: "Tests/CatalogTests"),
         .testTarget(name: "StandInTests", dependencies: ["QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in"], path: "Tests/StandInTests"),
         .testTarget(name: "FetchTests", dependencies: [
-            "QuakeFetch", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
+            "QuakeFetch", "QuakeHTTP", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/FetchTests"),
         .testTarget(name: "StoreTests", dependencies: [
@@ -154,6 +163,11 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),
+        .testTarget(name: "HTTPTests", dependencies: ["QuakeHTTP", "TestSupport"], path: "Tests/HTTPTests"),
+        .testTarget(name: "PublishingTests", dependencies: [
+            "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/PublishingTests"),
         .testTarget(name: "OperationsTests", dependencies: [
             "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "GRDB", package: "GRDB.swift"),

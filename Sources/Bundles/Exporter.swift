@@ -178,7 +178,7 @@ public enum Exporter {
                                 geoJSONZooms: built.geoJSONZooms, recent: recent, files: files, deltas: deltas, warnings: warnings)
         try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
         AtomicFile.syncDirectory(directory)
-        progress.update(ProgressSnapshot(stage: "publish", done: 0, total: nil, unit: "files", detail: "switching current"))
+        progress.update(ProgressSnapshot(stage: "switch", done: 0, total: nil, unit: "files", detail: "switching current"))
         let removed = try stopwatch.measure("published") {
             try publisher.publish(temporary: directory, final: final)
             scratch.unpublished = nil

@@ -23,12 +23,15 @@ public enum InputFile {
         case configuration
         /// A user's MapLibre style template (`--style`).
         case style
+        /// An AWS credentials file (`publish: credentials_file:`).
+        case credentials
 
         var noun: String {
             switch self {
             case .catalog: "a catalog file"
             case .configuration: "a configuration file"
             case .style: "a style file"
+            case .credentials: "a credentials file"
             }
         }
 

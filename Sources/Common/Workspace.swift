@@ -9,6 +9,7 @@ import Foundation
 ///   store/quakes.sqlite        the SpatiaLite store (`index`)
 ///   bundles/                   bundle versions and `current` (`export`, default --out)
 ///   runs.sqlite                run history for `status`
+///   publish/                   what `publish` keeps between runs (gzip copies, the last published PMTiles per target)
 ///   lock                       held while a stage runs
 /// ```
 public struct Workspace: Sendable, Hashable {
@@ -48,6 +49,9 @@ public struct Workspace: Sendable, Hashable {
     public var bundlesDirectory: URL { root.appendingPathComponent("bundles") }
     /// Run history kept for `status`.
     public var runsPath: URL { root.appendingPathComponent("runs.sqlite") }
+    /// What `publish` keeps between runs: gzip copies on their way to the store, and per
+    /// target the PMTiles object it published last.
+    public var publishDirectory: URL { root.appendingPathComponent("publish") }
     /// The lock file held while a stage runs.
     public var lockPath: URL { root.appendingPathComponent("lock") }
 

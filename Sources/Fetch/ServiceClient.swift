@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import QuakeCatalog
 import QuakeCommon
+import QuakeHTTP
 
 /// One request as the journal remembers it (for `status`: counts, latency, bytes).
 struct RequestRecord: Sendable {

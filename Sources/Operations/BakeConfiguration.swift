@@ -1,6 +1,7 @@
 import Foundation
 import QuakeBundles
 import QuakeFetch
+import QuakePublish
 
 /// Everything one `bake` needs: what to fetch and how, how to export, where to publish.
 public struct BakeConfiguration: Sendable {
@@ -14,6 +15,8 @@ public struct BakeConfiguration: Sendable {
     public var out: URL?
     /// More rejected events than this in one run ends it with exit status 65 (after exporting the good ones).
     public var maxRejects = 100
+    /// Where to publish the bundle after each export (`publish:`); `nil`: not published.
+    public var publish: PublishOptions?
     /// The workspace named by a configuration file, if any (the command line wins).
     public var workspace: String?
 

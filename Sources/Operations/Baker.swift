@@ -3,9 +3,10 @@ import Logging
 import QuakeBundles
 import QuakeCommon
 import QuakeFetch
+import QuakePublish
 import QuakeStore
 
-/// `bake`: fetch → index → export in one run, for cron.
+/// `bake`: fetch → index → export (→ publish, with a `publish:` section) in one run, for cron.
 ///
 /// Takes the workspace lock (a second bake exits at once with status 75), records
 /// the run and the stage it is in (so `status` shows where a killed run died),
@@ -42,6 +43,11 @@ public enum Baker {
             } else {
                 logger.info("the store holds no events yet: nothing to export")
             }
+            if let publish = configuration.publish {
+                try enter("publish")
+                report.publish = try await PublishRun.publish(out: configuration.out ?? workspace.bundlesDirectory, options: publish,
+                                                              workspace: workspace, history: history, runID: runID, progress: progress)
+            }
             if report.rejected > configuration.maxRejects {
                 throw QuakeBakeError("\(Format.count(report.rejected, "event")) rejected, more than the limit of \(configuration.maxRejects) "
                                      + "(see the store's rejects table); the good ones were stored and exported", exitStatus: .dataError)
@@ -74,6 +80,8 @@ public struct BakeReport: Sendable {
     public var index: IndexSummary?
     /// `nil` when the store held nothing to export.
     public var export: ExportSummary?
+    /// `nil` without a `publish:` section.
+    public var publish: PublishSummary?
     /// `ok` or `nothing changed` for a run that ended well.
     public var outcome = "running"
 
@@ -81,7 +89,7 @@ public struct BakeReport: Sendable {
     public var rejected: Int { index?.counts.rejected ?? 0 }
 
     /// True when the run changed the store or made a new bundle version.
-    public var changed: Bool { (index?.counts.changed ?? 0) > 0 || (index?.details.changed ?? 0) > 0 || export?.changed == true }
+    public var changed: Bool { (index?.counts.changed ?? 0) > 0 || (index?.details.changed ?? 0) > 0 || export?.changed == true || publish?.changed == true }
 
     /// One line for cron mail and logs.
     public var line: String {
@@ -89,6 +97,9 @@ public struct BakeReport: Sendable {
         var text = "bake \(outcome): fetched \(Format.count(fetch?.events ?? 0, "event"))"
         text += ", store +\(counts?.inserted ?? 0) ~\(counts?.updated ?? 0) merged \(counts?.merged ?? 0) deleted \(counts?.deleted ?? 0) rejected \(counts?.rejected ?? 0)"
         if let export { text += export.changed ? ", bundle \(export.bundleVersion)" : ", bundle unchanged" }
+        if let publish {
+            text += publish.changed ? ", published \(Format.bytes(Int(publish.uploadedBytes))) to \(publish.target)" : ", published already"
+        }
         return text
     }
 

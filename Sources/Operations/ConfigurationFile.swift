@@ -17,6 +17,8 @@ import QuakeTiles
 /// export: { out: /srv/quakes, min_zoom: 0, max_zoom: 10, cell_size: 64, per_cell: 1, magnitude_floor: "0:6,3:5",
 ///           stride: 1, clusters: true, keep: 3, deltas: true, recent_days: 30, since: 2024-06-01, min_magnitude: 3,
 ///           basemap: natural-earth }
+/// publish: { to: s3://bucket/quakes, endpoint: http://127.0.0.1:8333, region: eu-west-1, keep: 3,
+///            public_url: https://cdn.example.com/quakes/, credentials_file: /etc/quake-bake/credentials, profile: default }
 /// max_rejects: 100
 /// ```
 /// Unknown keys are errors (a typo in a cron job's configuration must not pass silently).
@@ -66,6 +68,10 @@ public enum ConfigurationFile {
             try readExport(&section, into: &configuration.export, beside: directory)
             try section.finish()
         }
+        if var section = try top.section("publish") {
+            configuration.publish = try readPublish(&section, beside: directory)
+            try section.finish()
+        }
         try top.finish()
         return configuration
     }
@@ -112,7 +118,7 @@ public enum ConfigurationFile {
     }
 
     /// `text`, a path in the file: `~/…` in the home directory, a relative one in `directory`.
-    private static func path(_ text: String, beside directory: URL) -> String {
+    static func path(_ text: String, beside directory: URL) -> String {
         let expanded = text == "~" || text.hasPrefix("~/") ? NSString(string: text).expandingTildeInPath : text
         return URL(fileURLWithPath: expanded, relativeTo: directory).standardizedFileURL.path
     }
@@ -169,7 +175,7 @@ public enum ConfigurationFile {
 }
 
 /// One mapping of the configuration, read key by key; what is left over at `finish()` is an unknown key.
-private struct Section {
+struct Section {
     var values: [String: Any]
     let path: String
 

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import QuakeCatalog
 import QuakeCommon
+import QuakePublish
 import QuakeSQLite
 
 /// One recorded run of a command, for `status`.
@@ -10,7 +11,7 @@ public struct RecordedRun: Sendable, Codable, Equatable {
     public var command: String
     public var startedAt: String
     public var finishedAt: String?
-    /// The stage it was in last: `fetch`, `index`, `export`, `publish`, or `done`.
+    /// The stage it was in last: `fetch`, `index`, `export`, `switch` (the bundle made current), `publish` (to a store), or `done`.
     public var stage: String
     /// `ok`, `nothing changed`, `failed`, `temporary failure`, `data error`, `running`, or `interrupted` (killed).
     public var outcome: String
@@ -25,6 +26,13 @@ public struct RecordedRun: Sendable, Codable, Equatable {
     public static func recent(in workspace: Workspace, limit: Int = 10) throws -> [RecordedRun] {
         try RunHistory.recent(workspace, limit: limit)
     }
+}
+
+/// A publish as the run history recorded it.
+public struct RecordedPublish: Sendable, Codable, Equatable {
+    /// When it ended.
+    public var at: String
+    public var summary: PublishSummary
 }
 
 /// The run history in `<workspace>/runs.sqlite`: every bake and stage command, with its stage
@@ -56,7 +64,37 @@ struct RunHistory {
                 )
                 """)
         }
+        migrator.registerMigration("v2 publishes") { db in
+            try db.execute(sql: """
+                CREATE TABLE publishes (
+                    id INTEGER PRIMARY KEY,
+                    run_id INTEGER NOT NULL,
+                    finished_at TEXT NOT NULL,
+                    summary TEXT NOT NULL
+                )
+                """)
+        }
         try migrator.migrate(queue)
+    }
+
+    /// Records what a publish of run `runID` did (its summary as JSON).
+    func recordPublish(_ runID: Int64, _ summary: PublishSummary) throws {
+        let json = String(decoding: try JSONEncoder().encode(summary), as: UTF8.self)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO publishes (run_id, finished_at, summary) VALUES (?, ?, ?)", arguments: [runID, Self.now(), json])
+        }
+    }
+
+    /// The newest recorded publish, if any (only reads).
+    static func lastPublish(_ workspace: Workspace) throws -> RecordedPublish? {
+        guard let queue = try readOnly(workspace) else { return nil }
+        return try queue.read { db -> RecordedPublish? in
+            guard try db.tableExists("publishes"),
+                  let row = try Row.fetchOne(db, sql: "SELECT finished_at, summary FROM publishes ORDER BY id DESC LIMIT 1") else { return nil }
+            let text: String = try row.decode(forColumn: "summary")
+            return RecordedPublish(at: try row.decode(forColumn: "finished_at"),
+                                   summary: try JSONDecoder().decode(PublishSummary.self, from: Data(text.utf8)))
+        }
     }
 
     /// Records the start of a run, and its end as interrupted should a signal end the process;
@@ -102,11 +140,8 @@ struct RunHistory {
     /// The newest runs, newest first. A run that never finished and whose lock is gone was killed: `interrupted`.
     /// Only reads (no migration), so a reader never gets in a running bake's way.
     static func recent(_ workspace: Workspace, limit: Int = 10) throws -> [RecordedRun] {
-        guard FileManager.default.fileExists(atPath: workspace.runsPath.path) else { return [] }
+        guard let queue = try readOnly(workspace) else { return [] }
         let lockHeld = WorkspaceLock.holder(of: workspace) != nil
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let queue = try ReadOnlyDatabase.open(workspace.runsPath.path, configuration: configuration)
         let rows = try queue.read { db -> [Row] in
             guard try db.tableExists("runs") else { return [] }
             return try Row.fetchAll(db, sql: "SELECT * FROM runs ORDER BY id DESC LIMIT ?", arguments: [limit])
@@ -121,6 +156,14 @@ struct RunHistory {
                                    rejected: row.decode(forColumn: "rejected"), bundleVersion: row.decode(forColumn: "bundle_version"),
                                    message: row.decode(forColumn: "message"))
         }
+    }
+
+    /// The history opened only to read (no migration), or `nil` when there is none yet.
+    private static func readOnly(_ workspace: Workspace) throws -> (any DatabaseReader)? {
+        guard FileManager.default.fileExists(atPath: workspace.runsPath.path) else { return nil }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try ReadOnlyDatabase.open(workspace.runsPath.path, configuration: configuration)
     }
 
     private static func now() -> String { ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)) }

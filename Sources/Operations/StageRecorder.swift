@@ -2,7 +2,7 @@ import Foundation
 import QuakeCommon
 
 /// A progress sink that passes everything on and calls `stageBegan` whenever the
-/// reported stage changes (`fetch`, `index`, `export`, `publish`).
+/// reported stage changes (`fetch`, `index`, `export`, `switch`, `publish`).
 final class StageRecorder: ProgressSink, @unchecked Sendable {
     private let next: any ProgressSink
     private let stageBegan: @Sendable (String) -> Void

@@ -3,6 +3,7 @@ import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
 import QuakeFetch
+import QuakePublish
 import QuakeStore
 
 /// Where things stand in a workspace: store, archive and requests, bundle, recent runs, lock.
@@ -11,6 +12,8 @@ public struct WorkspaceStatus: Sendable, Codable {
     public var store: StoreSummary?
     public var fetch: FetchStatus?
     public var bundle: CurrentBundle?
+    /// The last publish to an object store, if any.
+    public var publish: RecordedPublish?
     public var runs: [RecordedRun]
     /// Who holds the workspace lock right now, if anyone.
     public var lock: WorkspaceLock.Holder?
@@ -62,8 +65,9 @@ public struct WorkspaceStatus: Sendable, Codable {
         let store = part(workspace.storePath, \.store) { try storeSummary(workspace) }
         let fetch = part(workspace.journalPath, \.archive) { try FetchStatus.read(workspace) }
         let runs = part(workspace.runsPath, \.runs) { try RunHistory.recent(workspace) } ?? []
+        let publish = part(workspace.runsPath, \.runs) { try RunHistory.lastPublish(workspace) }
         return WorkspaceStatus(workspace: workspace.root.path, store: store, fetch: fetch,
-                               bundle: CurrentBundle.read(out: out ?? workspace.bundlesDirectory), runs: runs,
+                               bundle: CurrentBundle.read(out: out ?? workspace.bundlesDirectory), publish: publish, runs: runs,
                                lock: WorkspaceLock.holder(of: workspace), problems: problems)
     }
 
@@ -133,6 +137,12 @@ public struct WorkspaceStatus: Sendable, Codable {
                          + (b.warnings > 0 ? ", \(Format.count(b.warnings, "warning"))" : ""))
         } else {
             lines.append("bundle: none yet")
+        }
+        if let p = publish {
+            let s = p.summary
+            lines.append("published: \(s.target), version \(s.version), \(p.at): uploaded \(Format.count(s.uploadedObjects, "object")) "
+                         + "(\(Format.bytes(Int(s.uploadedBytes)))), skipped \(Format.count(s.skippedObjects)) already there "
+                         + "(\(Format.bytes(Int(s.skippedBytes))))" + (s.changed ? "" : ", nothing new"))
         }
         if let problem = problems.runs {
             lines.append("runs: \(problem)")

@@ -97,6 +97,10 @@ enum FaultInjection {
             var padded = encoded(await answer(0), gzip)
             padded.headers.append(("X-Padding", String(repeating: "a", count: kilobytes << 10)))
             return Delivery(answer: padded)
+        case .manyHeaders(let lines)?:
+            var padded = encoded(await answer(0), gzip)
+            padded.headers += (1...lines).map { ("X-Padding-\($0)", "a") }
+            return Delivery(answer: padded)
         case .redirect(let base)?:
             let location = base.map { $0.hasSuffix("/") ? String($0.dropLast()) + context.target : $0 + context.target } ?? context.url
             return Delivery(answer: ServiceAnswer(status: 302, contentType: ServiceAnswer.plain, body: Data("Found\n".utf8),

@@ -23,6 +23,7 @@ import QuakeCommon
 /// without saying so); `feature` (a query answer that is its first feature alone, not a
 /// FeatureCollection); `sameid` (every feature of a query answer gets the first one's id);
 /// `bigheader[=KB]` (the true answer with one header line of KB kilobytes, default 1024);
+/// `manyheaders[=N]` (the true answer with N more short header lines, default 50,000);
 /// `redirect[=BASE]` (302 to BASE followed by the request's path and query;
 /// without BASE, to the request itself: followed forever, a loop).
 /// Triggers: `next=N` (the next N requests; the default is `next=1`), `every=K`
@@ -92,6 +93,7 @@ struct FaultRule: Sendable {
         case "feature": kind = .featureOnly
         case "sameid": kind = .repeatedID
         case "bigheader": kind = .bigHeader(kilobytes: try int(argument, default: 1024, 1...65_536, "header size in KB"))
+        case "manyheaders": kind = .manyHeaders(lines: try int(argument, default: 50_000, 1...1_000_000, "header lines"))
         case "redirect":
             guard argument.map({ URL(string: $0)?.host != nil }) ?? true else { throw fail("redirect needs an absolute URL (http://host:port)") }
             kind = .redirect(base: argument)
@@ -101,7 +103,7 @@ struct FaultRule: Sendable {
             kind = .wrongCount(delta: delta)
         default:
             throw fail("unknown kind \"\(kindName)\"; kinds: 503, 429, stall, disconnect, truncate, error200, proxy, wrongcount, damage, outside, "
-                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, sameid, bigheader, redirect")
+                       + "endless, big, drip, gzipbomb, badcount, badcap, short, feature, sameid, bigheader, manyheaders, redirect")
         }
         var trigger: Trigger?
         var endpoints = kind.isCountOnly ? ["count"] : (kind.isQueryOnly || kind.needsBody ? ["query"] : Self.defaultEndpoints)
@@ -205,6 +207,8 @@ enum FaultKind: Sendable, Equatable {
     case repeatedID
     /// The true answer with one header line of this many kilobytes.
     case bigHeader(kilobytes: Int)
+    /// The true answer with this many more header lines (`X-Padding-1: a` …).
+    case manyHeaders(lines: Int)
     /// 302 to `base` + the request's path and query (nil: to the request itself).
     case redirect(base: String?)
 
@@ -254,6 +258,7 @@ enum FaultKind: Sendable, Equatable {
         case .featureOnly: "feature"
         case .repeatedID: "sameid"
         case .bigHeader: "bigheader"
+        case .manyHeaders: "manyheaders"
         case .redirect: "redirect"
         }
     }

@@ -11,7 +11,8 @@ struct QuakeBake: AsyncParsableCommand {
           fetch   download events from the FDSN event service into the archive
           index   normalise the archive (and ComCat files) into a SpatiaLite store
           export  thin events per zoom and write map bundles
-          bake    fetch, index and export in one run, for cron
+          publish the current bundle to an S3-compatible object store
+          bake    fetch, index and export (and publish) in one run, for cron
           status  where things stand
           serve   the current bundle over HTTP, for a browser at every zoom
 
@@ -19,11 +20,11 @@ struct QuakeBake: AsyncParsableCommand {
         $QUAKE_BAKE_WORKSPACE, else ~/.local/share/quake-bake.
 
         Exit codes: 0 done (also "nothing changed"), 1 failure, 64 bad command
-        line, 65 too many bad events, 75 temporary failure (service unavailable
-        or workspace locked: try again later).
+        line, 65 too many bad events, 75 temporary failure (service or store
+        unavailable, or workspace locked: try again later).
         """,
         version: "quake-bake \(QuakeBake.version)",
-        subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, BakeCommand.self, StatusCommand.self, ServeCommand.self]
+        subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, PublishCommand.self, BakeCommand.self, StatusCommand.self, ServeCommand.self]
     )
 
     /// The release, as `--version` prints it.

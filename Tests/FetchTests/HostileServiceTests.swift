@@ -27,6 +27,7 @@ import TestSupport
         Case(fault: "badcap=0,every=1", message: "no plausible maxAllowed"),
         Case(fault: "badcap=-5,every=1", message: "no plausible maxAllowed"),
         Case(fault: "bigheader,every=1", message: "headers are too long"),
+        Case(fault: "manyheaders=5000,every=1", message: "more than 256 header lines"),
         Case(fault: "429=86400,every=1", message: "--max-retry-after"),
         Case(fault: "503,every=1,on=query", message: "status 503"),
     ]

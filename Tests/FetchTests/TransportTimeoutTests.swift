@@ -1,4 +1,5 @@
 import Foundation
+import QuakeHTTP
 @testable import QuakeFetch
 import Testing
 

@@ -10,7 +10,7 @@ import TestSupport
 /// and prints the figures. The moments of the kills come from a seed, printed with the figures
 /// (`QUAKE_BAKE_CHAOS_SEED` replays a run's choices; by default a new one each run).
 @Suite(.serialized) struct ChaosTests {
-    static let stages = ["fetch", "index", "export", "publish"]
+    static let stages = ["fetch", "index", "export", "switch"]
 
     @Test func killedBakesLeaveNothingCorruptOrLost() async throws {
         let trials = ProcessInfo.processInfo.environment["QUAKE_BAKE_CHAOS_TRIALS"].flatMap(Int.init) ?? 3
@@ -58,12 +58,12 @@ import TestSupport
     }
 
     /// Starts a bake and SIGKILLs it once the run history shows it in `stage` (or a later one),
-    /// after a further random pause of up to 50 ms (2 ms for publish, which takes a few ms). Returns the
+    /// after a further random pause of up to 50 ms (2 ms for the switch of `current`, which takes a few ms). Returns the
     /// stage it died in, or `nil` if it finished first.
     static func killDuring(_ stage: String, _ arguments: [String], workspace: Workspace, random: inout SeededGenerator) async throws -> String? {
         let previous = (try? RecordedRun.recent(in: workspace, limit: 1))?.first?.id ?? -1
         let wanted = stages.firstIndex(of: stage)!
-        let pause = UInt32.random(in: 0...(stage == "publish" ? 2_000 : 50_000), using: &random)
+        let pause = UInt32.random(in: 0...(stage == "switch" ? 2_000 : 50_000), using: &random)
         let run = try await QuakeBakeCLI.run(arguments, killedWhen: {
             guard let run = try? RecordedRun.recent(in: workspace, limit: 1).first, run.id != previous,
                   let index = stages.firstIndex(of: run.stage), index >= wanted else { return false }

@@ -27,12 +27,7 @@ enum PMTilesWriter {
         var center: (longitude: Double, latitude: Double, zoom: Int)
     }
 
-    private struct Entry {
-        var tileID: UInt64
-        var offset: UInt64
-        var length: UInt32
-        var runLength: UInt32
-    }
+    private typealias Entry = PMTilesDirectory.Entry
 
     /// For each record, the record whose bytes the archive stores for it: among records with
     /// identical bytes, the one with the smallest tile id. Found by sorting rather than with a
@@ -86,85 +81,34 @@ enum PMTilesWriter {
             entries = [Entry(tileID: TileKey(z: header.minZoom, x: 0, y: 0).pmtilesID, offset: 0, length: UInt32(placeholder.count), runLength: 1)]
             dataLength = UInt64(placeholder.count)
         }
-        let (root, leaves) = try directories(entries)
+        let (root, leaves) = try PMTilesDirectory.build(entries)
         let metadataBytes = try Array(metadata.text.utf8).withUnsafeBytes { try Gzip.compress(bytes: $0) }
 
-        let rootOffset: UInt64 = 127
-        let metadataOffset = rootOffset + UInt64(root.count)
-        let leavesOffset = metadataOffset + UInt64(metadataBytes.count)
-        let tileDataOffset = leavesOffset + UInt64(leaves.count)
-        var head = [UInt8]()
-        head.reserveCapacity(127)
-        head += Array("PMTiles".utf8)
-        head.append(3)
-        for value in [rootOffset, UInt64(root.count), metadataOffset, UInt64(metadataBytes.count), leavesOffset, UInt64(leaves.count),
-                      tileDataOffset, dataLength, UInt64(records.isEmpty ? 1 : records.count), UInt64(entries.count),
-                      UInt64(records.isEmpty ? 1 : unique.count)] {
-            withUnsafeBytes(of: value.littleEndian) { head += $0 }
-        }
-        head += [1, 2, 2, 1]  // clustered, internal compression gzip, tile compression gzip, tile type MVT
-        head += [UInt8(header.minZoom), UInt8(header.maxZoom)]
+        var head = PMTilesHeader()
+        head.rootLength = UInt64(root.count)
+        head.metadataOffset = head.rootOffset + head.rootLength
+        head.metadataLength = UInt64(metadataBytes.count)
+        head.leavesOffset = head.metadataOffset + head.metadataLength
+        head.leavesLength = UInt64(leaves.count)
+        head.tileDataOffset = head.leavesOffset + head.leavesLength
+        head.tileDataLength = dataLength
+        head.addressedTiles = UInt64(records.isEmpty ? 1 : records.count)
+        head.tileEntries = UInt64(entries.count)
+        head.tileContents = UInt64(records.isEmpty ? 1 : unique.count)
+        head.minZoom = UInt8(header.minZoom)
+        head.maxZoom = UInt8(header.maxZoom)
         let (west, south, east, north) = header.bounds
-        for degrees in [west, south, east, north] { appendE7(degrees, to: &head) }
-        head.append(UInt8(header.center.zoom))
-        appendE7(header.center.longitude, to: &head)
-        appendE7(header.center.latitude, to: &head)
-        precondition(head.count == 127)
+        head.bounds = (PMTilesHeader.e7(west), PMTilesHeader.e7(south), PMTilesHeader.e7(east), PMTilesHeader.e7(north))
+        head.centerZoom = UInt8(header.center.zoom)
+        head.center = (PMTilesHeader.e7(header.center.longitude), PMTilesHeader.e7(header.center.latitude))
+        let tileDataOffset = head.tileDataOffset
 
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw QuakeBakeError("cannot create \(url.path)") }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
-        try handle.write(contentsOf: head + root + metadataBytes + leaves + placeholder)
+        try handle.write(contentsOf: head.bytes + root + metadataBytes + leaves + placeholder)
         try data.copy(unique.lazy.map { records[$0] }, to: handle.fileDescriptor)
         try handle.synchronize()
         return relative.map { $0 + tileDataOffset }
-    }
-
-    /// The compressed root directory and leaf directories.
-    private static func directories(_ entries: [Entry]) throws -> ([UInt8], [UInt8]) {
-        let limit = 16_384 - 127
-        let all = try serialize(entries[...])
-        if all.count <= limit { return (all, []) }
-        var leafSize = 4096
-        while true {
-            var rootEntries: [Entry] = []
-            var leaves: [UInt8] = []
-            var start = 0
-            while start < entries.count {
-                let leaf = try serialize(entries[start..<min(start + leafSize, entries.count)])
-                rootEntries.append(Entry(tileID: entries[start].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
-                leaves += leaf
-                start += leafSize
-            }
-            let root = try serialize(rootEntries[...])
-            if root.count <= limit { return (root, leaves) }
-            leafSize *= 2
-        }
-    }
-
-    /// One directory: count, tile-id deltas, run lengths, lengths, offsets (+1, or 0 when contiguous), gzip.
-    private static func serialize(_ entries: ArraySlice<Entry>) throws -> [UInt8] {
-        var out = [UInt8]()
-        func varint(_ value: UInt64) {
-            var v = value
-            while v >= 0x80 { out.append(UInt8(truncatingIfNeeded: v) | 0x80); v >>= 7 }
-            out.append(UInt8(v))
-        }
-        varint(UInt64(entries.count))
-        var lastID: UInt64 = 0
-        for e in entries { varint(e.tileID - lastID); lastID = e.tileID }
-        for e in entries { varint(UInt64(e.runLength)) }
-        for e in entries { varint(UInt64(e.length)) }
-        var previous: Entry?
-        for e in entries {
-            if let p = previous, e.offset == p.offset + UInt64(p.length) { varint(0) } else { varint(e.offset + 1) }
-            previous = e
-        }
-        return try out.withUnsafeBytes { try Gzip.compress(bytes: $0) }
-    }
-
-    private static func appendE7(_ degrees: Double, to bytes: inout [UInt8]) {
-        let value = Int32((degrees * 10_000_000).rounded())
-        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 }

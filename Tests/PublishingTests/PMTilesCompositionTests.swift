@@ -1,0 +1,77 @@
+import Foundation
+import QuakeBundleKit
+import QuakeCatalog
+import QuakeCommon
+import QuakeSynthetic
+import Testing
+import TestSupport
+
+/// The PMTiles object of a cron run's publish, assembled in the store (issue 44.3): a bundle
+/// big enough for S3's 5 MiB parts (a synthetic catalog of the real one's shape), its newest
+/// thousand quakes and a few older ones revised twice. Each time the store copies most of the previous object
+/// (`UploadPartCopy`) and the published object serves every tile of the bundle's own, byte
+/// for byte (the pmtiles reader over HTTP range requests), and MapLibre Native draws it.
+@Suite(.serialized) struct PMTilesCompositionTests {
+    @Test func theStoreAssemblesThePMTilesFromThePreviousOne() async throws {
+        let store = try await SeaweedFS(buckets: ["quakes"])
+        defer { store.stop() }
+        let directory = TemporaryDirectory("publish-pmtiles")
+        let workspace = directory.path("ws")
+        var synthetic = SyntheticCatalog.ending(count: 45_000, seed: 44)
+        var events = synthetic.events(45_000)
+        let catalog = directory.path("catalog.geojson")
+        try FeatureCollectionPages.writeSingleFile(events, to: catalog)
+        _ = try await QuakeBakeCLI.run(["index", "--workspace", workspace.path, "--quiet", "--from", catalog.path]).checked()
+        _ = try await QuakeBakeCLI.run(["export", "--workspace", workspace.path, "--quiet"]).checked()
+        let publicURL = store.endpoint.appendingPathComponent("quakes/web/")
+        let arguments = ["--public-url", publicURL.absoluteString, "--verbose"]
+        let first = try await PublishSupport.publish(store, workspace: workspace, prefix: "web", extra: arguments)
+        #expect(first.status == 0, "\(first.standardError)")
+        let bundle1 = try PublishSupport.currentBundle(workspace)
+        let size = try FileManager.default.attributesOfItem(atPath: bundle1.appendingPathComponent("quakes.pmtiles").path)[.size] as? Int ?? 0
+        try #require(size > 6 << 20, "the bundle's PMTiles is \(size) bytes: too small to need parts")
+
+        for step in 1...2 {
+            // As between two cron runs: the 1,000 newest quakes revised (in the recent layer, apart
+            // from the tiles), and a few older ones whose magnitude changed (their tiles change).
+            let revised = Array(events.indices.suffix(1000)) + (0..<5).map { step * 997 + $0 * 6_151 }
+            for index in revised {
+                events[index].updated += 60_000
+                if index < events.count - 1000 { events[index].mag = ((events[index].mag ?? 2) * 10 + 3).rounded() / 10 }
+            }
+            let revision = directory.path("revision-\(step).geojson")
+            try FeatureCollectionPages.writeSingleFile(revised.map { events[$0] }, to: revision)
+            _ = try await QuakeBakeCLI.run(["index", "--workspace", workspace.path, "--quiet", "--from", revision.path]).checked()
+            _ = try await QuakeBakeCLI.run(["export", "--workspace", workspace.path, "--quiet"]).checked()
+            let run = try await PublishSupport.publish(store, workspace: workspace, prefix: "web", extra: arguments)
+            #expect(run.status == 0, "step \(step): \(run.standardError)")
+            #expect(run.standardError.contains("PMTiles composed") && run.standardError.contains("copied in the store"), "step \(step): \(run.standardError)")
+
+            let bundle = try PublishSupport.currentBundle(workspace)
+            let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "web"))
+            let pmtiles = try #require(pointer.files.first { $0.name == "quakes.pmtiles" })
+            #expect(pmtiles.sha256 != (try SHA256.hex(fileAt: bundle.appendingPathComponent("quakes.pmtiles"))), "step \(step): published whole")
+            #expect(try await PublishSupport.check(store, prefix: "web").problems == [], "step \(step)")
+            let json = try await WitnessScript.run("published_witness.py", [
+                "pmtiles", publicURL.appendingPathComponent(pmtiles.key).absoluteString, bundle.appendingPathComponent("quakes.pmtiles").path])
+            let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            #expect(report["different"] as? Int == 0 && report["missing"] as? Int == 0 && report["extra"] as? Int == 0, "step \(step): \(report)")
+            #expect(report["clustered"] as? Bool == false, "step \(step): \(report)")
+
+            let status = try await QuakeBakeCLI.run(["status", "--json", "--workspace", workspace.path])
+            let summary = try #require(((try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])?["publish"]
+                                        as? [String: Any])?["summary"] as? [String: Any])
+            #expect(summary["copiedBytes"] as? Int ?? 0 > 1 << 20, "step \(step): \(summary)")
+        }
+
+        // The same version again: the assembled object stands, nothing is uploaded.
+        let again = try await PublishSupport.publish(store, workspace: workspace, prefix: "web", extra: arguments)
+        #expect(again.status == 0 && again.standardError.contains("nothing new"), "\(again.standardError)")
+
+        // MapLibre Native draws the assembled object with the published style, straight from the store.
+        let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "web"))
+        let pixels = try await PublishSupport.quakePixels(publicURL: publicURL, pointer: pointer, bundle: PublishSupport.currentBundle(workspace),
+                                                          views: ["california:-120:37:5", "world:-150:40:1"], pictures: directory)
+        for (view, (published, own)) in pixels { #expect(published > 1000 && published == own, "\(view): \(published) \(own)") }
+    }
+}

