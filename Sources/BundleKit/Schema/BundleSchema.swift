@@ -51,11 +51,13 @@ enum BundleSchema {
             SyncedTable(TableSpec("tiles", [
                 .integer("zoom_level", 0...30, nullable: false), .integer("tile_column", 0...(1 << 30), nullable: false),
                 .integer("tile_row", 0...(1 << 30), nullable: false), .blob("tile_data", maxBytes: 16 << 20, nullable: false),
-            ], rowCheck: "t.tile_column < (1 << t.zoom_level) AND t.tile_row < (1 << t.zoom_level)"),
-                        key: ["zoom_level", "tile_column", "tile_row"], deletions: "deleted_tiles"),
+            ], rowCheck: inZoom), key: ["zoom_level", "tile_column", "tile_row"], deletions: "deleted_tiles", keyCheck: inZoom),
             SyncedTable(TableSpec("metadata", [.text("name", maxBytes: 256), .text("value")]), key: ["name"], deletions: nil),
         ],
         spatialIndex: nil, indexes: ["metadata_name", "tile_index"], deltaIndexes: ["deleted_tile_index"])
+
+    /// A tile's column and row lie within its zoom.
+    private static let inZoom = "t.tile_column < (1 << t.zoom_level) AND t.tile_row < (1 << t.zoom_level)"
 
     /// `delta_info`: the two versions a delta joins.
     static let deltaInfo = TableSpec("delta_info", [.text("name", maxBytes: 256, nullable: false), .text("value", maxBytes: 4096)], storage: .withoutRowID)
@@ -70,11 +72,14 @@ struct SyncedTable: Sendable {
     let key: [String]
     /// The delta's table of the keys of removed rows; `nil`: a delta carries the table whole.
     let deletions: String?
+    /// A condition every key must meet (over alias `t`), in the deletions too.
+    let keyCheck: String?
 
-    init(_ table: TableSpec, key: [String], deletions: String?) {
+    init(_ table: TableSpec, key: [String], deletions: String?, keyCheck: String? = nil) {
         self.table = table
         self.key = key
         self.deletions = deletions
+        self.keyCheck = keyCheck
     }
 
     /// The delta's table of removed keys, with the key's columns.
@@ -82,7 +87,7 @@ struct SyncedTable: Sendable {
         deletions.map { name in
             TableSpec(name, key.map { key in
                 key == "rowid" ? .integer("rowid", BundleSchema.rowids, nullable: false) : table.columns.first { $0.name == key }!
-            }, optional: table.optional)
+            }, rowCheck: keyCheck, optional: table.optional)
         }
     }
 }

@@ -84,12 +84,15 @@ struct SchemaCheck {
             (name: $0.text(1) ?? "", type: $0.text(2) ?? "", hidden: $0.integer(6) ?? 0)
         }
         let typed = table.storage != .rtree  // SQLite reports an R-tree's column types itself
-        let matches = found.count == table.columns.count && zip(found, table.columns).allSatisfy { column, spec in
-            column.name == spec.name && column.hidden == 0 && (!typed || column.type.uppercased() == spec.declaredType)
+        for (number, (column, spec)) in zip(found, table.columns).enumerated()
+        where column.name != spec.name || column.hidden != 0 || (typed && column.type.uppercased() != spec.declaredType) {
+            throw Refusal("\(schema.role): column \(number + 1) of \(table.name) is \(Self.shown(column.name)) \(column.type)"
+                          + "\(column.hidden != 0 ? " (hidden)" : ""), not \(spec.name) \(spec.declaredType)")
         }
-        guard matches else {
-            let have = found.map { "\(Self.shown($0.name)) \(Self.shown($0.type))\($0.hidden != 0 ? " (hidden)" : "")" }.joined(separator: ", ")
-            throw Refusal("\(schema.role): \(table.name) has the columns (\(have)), not (\(table.columns.map { "\($0.name) \($0.declaredType)" }.joined(separator: ", ")))")
+        guard found.count == table.columns.count else {
+            let more = found.count > table.columns.count
+            let names = more ? found.dropFirst(table.columns.count).map { Self.shown($0.name) } : table.columns.dropFirst(found.count).map(\.name)
+            throw Refusal("\(schema.role): \(table.name) has \(found.count) columns, not \(table.columns.count) (\(more ? "more" : "missing"): \(names.joined(separator: ", ")))")
         }
     }
 

@@ -85,7 +85,7 @@ final class Downloads {
             let before = held
             var got = held
             do {
-                held = try source.download(file.key, into: handle, from: held, expected: file.bytes) { piece in
+                held = try source.download(file.key, into: handle, from: held, expected: file.bytes) { [self] piece in
                     received += piece
                     got += piece
                     events(.downloading(name: file.name, done: got, total: file.bytes))

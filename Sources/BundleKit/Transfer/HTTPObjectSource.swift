@@ -15,7 +15,8 @@ final class HTTPObjectSource: NSObject, ObjectSource, URLSessionDataDelegate, @u
     private let idleTimeout: TimeInterval
     private var session: URLSession!
     private let lock = NSLock()
-    private var request: Request?
+    /// The request in flight, by its task's identifier (a late callback of an earlier task finds nothing).
+    private var requests: [Int: Request] = [:]
 
     /// The request in flight: what to do with its answer, and how it ended.
     private final class Request {
@@ -86,34 +87,32 @@ final class HTTPObjectSource: NSObject, ObjectSource, URLSessionDataDelegate, @u
     }
 
     func download(_ key: String, into file: FileHandle, from offset: Int64, expected: Int64,
-                  received: (Int64) -> Void) throws -> Int64 {
+                  received: @escaping (Int64) -> Void) throws -> Int64 {
         let shown = Self.redacted(url(key))
         var held = offset
-        try withoutActuallyEscaping(received) { received in
-            try perform(key, headers: offset > 0 ? ["Range": "bytes=\(offset)-"] : [:], accept: { response in
-                try Self.check(response, shown: shown, expecting: offset > 0 ? [200, 206] : [200])
-                if response.statusCode == 206 {
-                    let range = Self.contentRange(response)
-                    guard range?.start == offset, range?.total == nil || range?.total == expected else {
-                        throw TransferError(kind: .refused, description: "\(shown) answered the range from \(offset) with another one")
-                    }
-                } else if offset > 0 {  // the whole object instead of the rest: start over
-                    try file.truncate(atOffset: 0)
-                    held = 0
+        try perform(key, headers: offset > 0 ? ["Range": "bytes=\(offset)-"] : [:], accept: { response in
+            try Self.check(response, shown: shown, expecting: offset > 0 ? [200, 206] : [200])
+            if response.statusCode == 206 {
+                let range = Self.contentRange(response)
+                guard range?.start == offset, range?.total == nil || range?.total == expected else {
+                    throw TransferError(kind: .refused, description: "\(shown) answered the range from \(offset) with another one")
                 }
-                let length = response.expectedContentLength
-                if length >= 0 && held + length != expected {
-                    throw TransferError(kind: .refused, description: "\(shown) has \(held + length) bytes, the pointer says \(expected)")
-                }
-            }, body: { piece in
-                guard held + Int64(piece.count) <= expected else {
-                    throw TransferError(kind: .refused, description: "\(shown) is longer than the \(expected) bytes the pointer gives")
-                }
-                try file.write(contentsOf: piece)
-                held += Int64(piece.count)
-                received(Int64(piece.count))
-            })
-        }
+            } else if offset > 0 {  // the whole object instead of the rest: start over
+                try file.truncate(atOffset: 0)
+                held = 0
+            }
+            let length = response.expectedContentLength
+            if length >= 0 && held + length != expected {
+                throw TransferError(kind: .refused, description: "\(shown) has \(held + length) bytes, the pointer says \(expected)")
+            }
+        }, body: { piece in
+            guard held + Int64(piece.count) <= expected else {
+                throw TransferError(kind: .refused, description: "\(shown) is longer than the \(expected) bytes the pointer gives")
+            }
+            try file.write(contentsOf: piece)
+            held += Int64(piece.count)
+            received(Int64(piece.count))
+        })
         return held
     }
 
@@ -124,18 +123,18 @@ final class HTTPObjectSource: NSObject, ObjectSource, URLSessionDataDelegate, @u
         request.setValue("identity", forHTTPHeaderField: "Accept-Encoding")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let state = Request(accept: accept, body: body)
-        lock.withLock { self.request = state }
-        session.dataTask(with: request).resume()
+        let task = session.dataTask(with: request)
+        lock.withLock { requests[task.taskIdentifier] = state }
+        task.resume()
         state.done.wait()
-        lock.withLock { self.request = nil }
         if let failure = state.failure { throw failure }
     }
 
-    private var inFlight: Request? { lock.withLock { request } }
+    private func request(of task: URLSessionTask) -> Request? { lock.withLock { requests[task.taskIdentifier] } }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
                     completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
-        guard let state = inFlight else { return completionHandler(.cancel) }
+        guard let state = request(of: dataTask) else { return completionHandler(.cancel) }
         do {
             guard let http = response as? HTTPURLResponse else { throw TransferError(kind: .refused, description: "not an HTTP answer") }
             try state.accept(http)
@@ -147,7 +146,7 @@ final class HTTPObjectSource: NSObject, ObjectSource, URLSessionDataDelegate, @u
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let state = inFlight, state.failure == nil else { return }
+        guard let state = request(of: dataTask), state.failure == nil else { return }
         do {
             try state.body(data)
         } catch {
@@ -157,7 +156,7 @@ final class HTTPObjectSource: NSObject, ObjectSource, URLSessionDataDelegate, @u
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
-        guard let state = inFlight else { return }
+        guard let state = lock.withLock({ requests.removeValue(forKey: task.taskIdentifier) }) else { return }
         if state.failure == nil, let error {
             let shown = task.originalRequest?.url.map(Self.redacted) ?? "the source"
             state.failure = TransferError(kind: .temporary, description: "\(shown): \((error as NSError).localizedDescription)")

@@ -11,7 +11,7 @@ protocol ObjectSource: Sendable {
     /// the file over (truncate it and write from 0) when the source cannot resume. Returns the
     /// bytes the file holds at the end.
     func download(_ key: String, into file: FileHandle, from offset: Int64, expected: Int64,
-                  received: (Int64) -> Void) throws -> Int64
+                  received: @escaping (Int64) -> Void) throws -> Int64
 
     /// The base, for messages (without credentials or query).
     var shown: String { get }
@@ -74,7 +74,7 @@ struct FileObjectSource: ObjectSource {
     }
 
     func download(_ key: String, into file: FileHandle, from offset: Int64, expected: Int64,
-                  received: (Int64) -> Void) throws -> Int64 {
+                  received: @escaping (Int64) -> Void) throws -> Int64 {
         let url = base.appendingPathComponent(key)
         guard let source = try? FileHandle(forReadingFrom: url) else {
             throw TransferError(kind: .missing, description: "\(url.path): no such file")
