@@ -39,6 +39,16 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
                                 downloadedBytes: downloads.received, notes: [])
         }
         let staging = try local.staging(for: pointer.bundleVersion)
+        do {
+            return try assemble(pointer, held: held, in: staging, downloads: downloads)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)  // the downloads stay, for the next update to resume
+            throw error
+        }
+    }
+
+    /// Assembles the pointer's version in `staging` and switches to it.
+    private func assemble(_ pointer: PublishedPointer, held: LocalDirectory.Held?, in staging: URL, downloads: Downloads) throws -> BundleUpdate {
         let whole = pointer.files.filter { !PointerCheck.syncedNames.contains($0.name) && !$0.name.hasPrefix("deltas/") && selection.contains($0.name) }
         for file in whole {
             let destination = staging.appendingPathComponent(file.name)
