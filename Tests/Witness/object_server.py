@@ -6,7 +6,8 @@ them, every request logged with the bytes of body sent, optional throttling and 
   object_server.py --log FILE (--root DIR | --upstream URL) [--rate BYTES_PER_S] [--cut SUBSTRING:BYTES:TIMES]
 
 Prints its base URL (`http://127.0.0.1:PORT/`) on the first line of stdout, then serves until its
-standard input closes. The log holds one JSON object a line: method, path, range, status, bytes.
+standard input closes. The log holds one JSON object a line: method, path, range, status, bytes, and started (the
+request's arrival, seconds since 1970).
 --cut ends the connection after BYTES bytes of body for the first TIMES requests whose path holds
 SUBSTRING (a download cut short, as a dropped mobile connection does).
 """
@@ -39,7 +40,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self):
         requested = self.headers.get("Range")
-        entry = {"method": "GET", "path": self.path, "range": requested, "status": 0, "bytes": 0}
+        entry = {"method": "GET", "path": self.path, "range": requested, "status": 0, "bytes": 0, "started": time.time()}
         try:
             if args.root:
                 self.serve_file(requested, entry)

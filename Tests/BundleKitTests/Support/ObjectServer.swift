@@ -18,6 +18,8 @@ final class ObjectServer: @unchecked Sendable {
         let range: String?
         let status: Int
         let bytes: Int64
+        /// When it arrived, seconds since 1970.
+        let started: Double
     }
 
     /// Serves `root` (or forwards to `upstream`); `rate` bytes a second at most; `cuts` as
@@ -47,9 +49,10 @@ final class ObjectServer: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Every request so far, in the order they ended.
-    func requests() throws -> [Request] {
+    /// Every request so far (that arrived after `since`), in the order they ended.
+    func requests(since: Date = .distantPast) throws -> [Request] {
         try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map { try JSONDecoder().decode(Request.self, from: Data($0.utf8)) }
+            .filter { $0.started >= since.timeIntervalSince1970 }
     }
 
     /// Bytes of body sent so far.
