@@ -117,4 +117,12 @@ public struct TimelineBin: Sendable, Equatable {
     public let count: Int
     /// The biggest magnitude among them (nil: none, or none known).
     public let maxMagnitude: Double?
+
+    /// A bar of `count` quakes from `start` to `end` (ms), the biggest of magnitude `maxMagnitude`.
+    public init(start: Int64, end: Int64, count: Int, maxMagnitude: Double?) {
+        self.start = start
+        self.end = end
+        self.count = count
+        self.maxMagnitude = maxMagnitude
+    }
 }
