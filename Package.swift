@@ -132,6 +132,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/bench-export"),
 
+        .executableTarget(name: "bench-queries", dependencies: [
+            "BenchSupport", "QuakeBundleKit", "QuakeCommon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Benchmarks/bench-queries"),
+
         // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
         .target(name: "TestSupport", dependencies: [
             "QuakeCatalog", .product(name: "Logging", package: "swift-log"),

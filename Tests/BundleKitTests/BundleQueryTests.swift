@@ -70,10 +70,11 @@ import TestSupport
                 #expect(ours == theirs, "\(query)")
             case "details":
                 let ours = try bundle.details(featureID: query["id"] as! Int64)
-                guard let row = answer as? [String: Any] else {
+                guard let answer = answer as? [String: Any], let row = answer["fields"] as? [String: Any] else {
                     #expect(ours == nil, "\(query)")
                     continue
                 }
+                #expect(ours?.json == answer["json"] as? String, "\(query)")
                 let fields = try #require(ours?.fields, "\(query)")
                 #expect(Set(fields.keys) == Set(row.keys), "\(query)")
                 for (name, value) in row {

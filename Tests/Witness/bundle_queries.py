@@ -7,7 +7,8 @@ no index of ours), independently of QuakeBundleKit, for the tests to compare wit
 QUERIES_JSON is a list of {"kind": "rect", "rect": [w, s, e, n], "start": ms|null, "end": ms|null, "limit": n},
 {"kind": "details", "id": rowid}, {"kind": "recent"} or {"kind": "timeline", "rect": [...], "start": ms|null,
 "end": ms|null, "bins": n}. Prints a JSON list of answers in the same order: feature ids (rect,
-recent), the row's columns by name (details; null when there is no such row), or per bin
+recent), the row's columns by name and its details document (details: {"fields", "json"}; null
+when there is no such row), or per bin
 [start, end, count, biggest magnitude or null] (timeline: an open start is the first quake's time,
 an open end just after the last's).
 """
@@ -43,7 +44,12 @@ def rect(db, query):
 def details(db, query):
     cursor = db.execute("SELECT * FROM events WHERE rowid = ?", (query["id"],))
     row = cursor.fetchone()
-    return None if row is None else {d[0]: v for d, v in zip(cursor.description, row) if v is not None}
+    if row is None:
+        return None
+    fields = {d[0]: v for d, v in zip(cursor.description, row) if v is not None}
+    has_details = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'details'").fetchone()[0]
+    document = db.execute("SELECT json FROM details WHERE id = ?", (fields["id"],)).fetchone() if has_details else None
+    return {"fields": fields, "json": document[0] if document else None}
 
 
 def recent(db, _):

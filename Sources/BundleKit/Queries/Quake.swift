@@ -99,6 +99,8 @@ public struct QuakeDetails: Sendable, Equatable {
     /// Every column of its row by name (`felt`, `alert`, `url`, `title`, …): `Int64`, `Double` or
     /// `String` values; a NULL column is absent.
     public let fields: [String: QuakeField]
+    /// Its details document (ShakeMap, PAGER, moment tensor…; docs/details.md) when the bundle carries one.
+    public let json: String?
 }
 
 /// One value of a quake's row.

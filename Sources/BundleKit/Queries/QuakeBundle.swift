@@ -16,6 +16,8 @@ public final class QuakeBundle: @unchecked Sendable {
     private let db: SQLiteConnection
     private let lock = NSLock()
     private var index: QuakeIndex?
+    /// Whether the app database has the `details` table (bundles made before it have not).
+    private let hasDetails: Bool
 
     /// Opens the bundle in `directory` (a bundle version directory, or a `current` link to one).
     public init(directory: URL) throws {
@@ -27,6 +29,7 @@ public final class QuakeBundle: @unchecked Sendable {
         do {
             db = try SQLiteConnection(file, readOnly: true)
             version = try db.text("SELECT value FROM info WHERE name = 'bundle_version'") ?? ""
+            hasDetails = try db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(BundleSchema.details.table.name)]) == 1
         } catch let error as SQLiteError {
             throw BundleClientError(.local, error.description)
         }
@@ -55,9 +58,11 @@ public final class QuakeBundle: @unchecked Sendable {
                     case .text, .blob: row.text(index).map { fields[column.name] = .text($0) }
                     }
                 }
-                details = QuakeDetails(quake: Quake(row), fields: fields)
+                details = QuakeDetails(quake: Quake(row), fields: fields, json: nil)
             }
-            return details
+            guard let found = details, hasDetails else { return details }
+            let json = try wrapped { try db.text("SELECT json FROM \(BundleSchema.details.table.quoted) WHERE id = ?", [.text(found.quake.id)]) }
+            return QuakeDetails(quake: found.quake, fields: found.fields, json: json)
         }
     }
 

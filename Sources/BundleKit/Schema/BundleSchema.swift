@@ -35,6 +35,12 @@ enum BundleSchema {
     static let info = SyncedTable(TableSpec("info", [.text("name", maxBytes: 256, nullable: false), .text("value", maxBytes: 4096)], storage: .withoutRowID),
                                   key: ["name"], deletions: nil)
 
+    /// `details`: each quake's details document (ShakeMap, PAGER, moment tensor…) by its id;
+    /// files made before bundles carried details have none.
+    static let details = SyncedTable(TableSpec("details", [.text("id", maxBytes: 256, nullable: false), .text("json", maxBytes: 16 << 20)],
+                                               optional: true),
+                                     key: ["id"], deletions: "deleted_details")
+
     /// `events_rtree`: the quakes' positions, for rectangle queries; an R-tree in the app
     /// database, a plain table of the entries of new and changed rows in a delta.
     static let rtree = SpatialIndex(name: "events_rtree", rows: events.table.name)
@@ -42,7 +48,7 @@ enum BundleSchema {
     /// `quakes.sqlite`.
     static let appDatabase = SyncedFile(
         name: "quakes.sqlite", role: "the app database",
-        synced: [events, info], spatialIndex: rtree, indexes: ["events_id", "events_time", "events_mag"])
+        synced: [events, info, details], spatialIndex: rtree, indexes: ["events_id", "events_time", "events_mag"])
 
     /// `quakes.mbtiles` (MBTiles 1.3): tiles and metadata.
     static let tiles = SyncedFile(
