@@ -101,4 +101,30 @@ import TestSupport
             #expect(comparison.mismatches == 0, "\(client.directory.lastPathComponent): \(comparison)")
         }
     }
+
+    /// A held version whose record is gone is not trusted (downloaded whole again, beside it, and
+    /// switched to without removing the one `current` leads to first); a `current` that is not a
+    /// link is not this library's, and is left alone with a message.
+    @Test func aLocalDirectoryNotAsTheLibraryLeftItIsNotTrusted() async throws {
+        let dir = TemporaryDirectory("client-local")
+        let versions = try await ExportedVersions(in: dir.url)
+        let publication = try TestPublication(at: dir.path("publication"))
+        try publication.publish(versions.directories)
+        let client = BundleClient(source: publication.root, directory: dir.path("app"))
+        _ = try await client.update()
+        try FileManager.default.removeItem(at: client.currentDirectory.appendingPathComponent(".installed.json"))
+        #expect(client.heldVersion == nil)
+
+        let update = try await client.update()
+        #expect(update.way == .full && update.previousVersion == nil, "\(update)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: client.currentDirectory.path) == "versions/\(versions.versions[0])+1")
+        let comparison = try await BundleWitness.compare(client.currentDirectory, versions.directories[0])
+        #expect(comparison.mismatches == 0, "\(comparison)")
+
+        let other = dir.path("other")
+        try FileManager.default.createDirectory(at: other.appendingPathComponent("current"), withIntermediateDirectories: true)
+        await #expect(throws: BundleClientError(.local, "\(other.path)/current is not the link this library keeps there: move it away first")) {
+            try await BundleClient(source: publication.root, directory: other).update()
+        }
+    }
 }

@@ -12,6 +12,7 @@ import Musl
 /// ```
 /// DIR/
 ///   current -> versions/<v>      the bundle the app reads; a symlink replaced by rename(2)
+///                                (versions/<v>+N if a directory not recorded as <v> was in the way)
 ///   versions/<v>/                a complete version: the files under their bundle names, and
 ///                                .installed.json (what was installed, for the next update)
 ///   versions/.<v>.qbtmp/         the next version while it is assembled (debris if killed)
@@ -58,7 +59,7 @@ struct LocalDirectory {
         let directory = root.appendingPathComponent(target, isDirectory: true)
         guard let data = try? Data(contentsOf: directory.appendingPathComponent(Self.recordName)), data.count < 1 << 20,
               let record = try? JSONDecoder().decode(Record.self, from: data),
-              target == "versions/\(record.bundleVersion)" else { return nil }
+              target == "versions/\(record.bundleVersion)" || target.hasPrefix("versions/\(record.bundleVersion)+") else { return nil }
         return Held(directory: directory, record: record)
     }
 
@@ -105,13 +106,19 @@ struct LocalDirectory {
         let data = try JSONEncoder().encode(record)
         try local("write the record of \(staging.path)") { try data.write(to: staging.appendingPathComponent(Self.recordName)) }
         for path in FileManager.default.subpaths(atPath: staging.path) ?? [] { Self.sync(staging.appendingPathComponent(path)) }
-        let final = versions.appendingPathComponent(record.bundleVersion, isDirectory: true)
-        try? FileManager.default.removeItem(at: final)
+        // versions/<v>, or versions/<v>+N when a directory of that name is current (not one this
+        // library recorded: its record is missing): the current one is never removed before the switch.
+        var name = record.bundleVersion, n = 0
+        while FileManager.default.fileExists(atPath: versions.appendingPathComponent(name).path) {
+            n += 1
+            name = "\(record.bundleVersion)+\(n)"
+        }
+        let final = versions.appendingPathComponent(name, isDirectory: true)
         try posix("rename \(staging.path) to \(final.path)") { rename(staging.path, final.path) }
         Self.sync(versions)
         let link = root.appendingPathComponent(Self.currentName + Self.temporarySuffix)
         try? FileManager.default.removeItem(at: link)
-        try posix("make the link \(link.path)") { symlink("versions/\(record.bundleVersion)", link.path) }
+        try posix("make the link \(link.path)") { symlink("versions/\(name)", link.path) }
         try posix("switch \(current.path)") { rename(link.path, current.path) }
         Self.sync(root)
         removeDebris()
