@@ -26,5 +26,6 @@ public struct BundleClientError: Error, CustomStringConvertible, Sendable, Equat
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -3,9 +3,13 @@ import Foundation
 /// A rectangle of the map in degrees; `west > east` crosses the antimeridian (170 to -170 is the
 /// 20° around it). Edges are inclusive.
 public struct MapRect: Sendable, Equatable {
+    /// The western edge, degrees of longitude.
     public var west: Double
+    /// The southern edge, degrees of latitude.
     public var south: Double
+    /// The eastern edge (less than `west`: the rectangle crosses the antimeridian).
     public var east: Double
+    /// The northern edge.
     public var north: Double
 
     /// The rectangle from `west` to `east` and `south` to `north` (longitudes in -180…180, latitudes in -90…90).
@@ -66,11 +70,17 @@ public struct Quake: Sendable, Equatable {
     public let id: String
     /// Origin time, milliseconds since 1970 UTC.
     public let time: Int64
+    /// Degrees, -180…180.
     public let longitude: Double
+    /// Degrees, -90…90.
     public let latitude: Double
+    /// Depth in km (nil: unknown).
     public let depthKm: Double?
+    /// Magnitude (nil: unknown).
     public let magnitude: Double?
+    /// The magnitude's type (`mb`, `ml`, `mww`, …).
     public let magnitudeType: String?
+    /// Where, as USGS words it (`10 km SSW of Ridgecrest, CA`).
     public let place: String?
 
     /// The origin time as a date.
@@ -105,8 +115,11 @@ public struct QuakeDetails: Sendable, Equatable {
 
 /// One value of a quake's row.
 public enum QuakeField: Sendable, Equatable {
+    /// An INTEGER column (`felt`, `tsunami`, `sig`, `nst`, `time`, `updated`).
     case integer(Int64)
+    /// A REAL column (`mag`, `depth_km`, `cdi`, `mmi`, `dmin`, `rms`, `gap`, the position).
     case real(Double)
+    /// A TEXT column (`place`, `alert`, `status`, `url`, `title`, the ids…).
     case text(String)
 }
 
@@ -116,6 +129,7 @@ public struct TimelineBin: Sendable, Equatable {
     public let start: Int64
     /// Milliseconds since 1970, exclusive.
     public let end: Int64
+    /// How many quakes.
     public let count: Int
     /// The biggest magnitude among them (nil: none, or none known).
     public let maxMagnitude: Double?
