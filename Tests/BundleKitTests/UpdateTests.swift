@@ -33,6 +33,16 @@ import TestSupport
         _ = try await mirror.update()
         let whole = try await BundleWitness.compare(mirror.currentDirectory, newest)
         #expect(whole.mismatches == 0 && whole.absent.isEmpty, "with every file: \(whole)")
+
+        // The app's directory, now with every file: the version is held, only the files it lacked come.
+        let widened = try await BundleClient(source: publication.root, directory: dir.path("app"), files: .all).update()
+        let published = try publication.pointer()
+        let added = try BundleWitness.webOnly(newest).reduce(Int64(pointerBytes)) { sum, name in
+            sum + (published.files.first { $0.name == name }?.bytes ?? 0)
+        }
+        #expect(widened.way == .alreadyCurrent && widened.downloadedBytes == added, "\(widened)")
+        let all = try await BundleWitness.compare(client.currentDirectory, newest)
+        #expect(all.mismatches == 0 && all.absent.isEmpty, "widened: \(all)")
     }
 
     /// Publish v1, pull; then v2…v5, each pulled in turn by deltas over HTTP (only the pointer, the

@@ -2,7 +2,8 @@
 public struct BundleUpdate: Sendable, Equatable {
     /// How the local bundle came to hold ``version``.
     public enum Way: Sendable, Equatable {
-        /// It held that version already; nothing was downloaded but the pointer.
+        /// It held that version already: nothing was downloaded but the pointer (and the files
+        /// a wider ``BundleFileSelection`` adds, if any).
         case alreadyCurrent
         /// The held version's tiles and rows were brought up by deltas.
         case deltas

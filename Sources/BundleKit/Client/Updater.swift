@@ -34,8 +34,8 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
         downloads.count(data.count)
         let pointer = try PointerCheck(limits: limits).pointer(from: data)
         let held = local.held()
-        if held?.version == pointer.bundleVersion {
-            return BundleUpdate(way: .alreadyCurrent, previousVersion: held?.version, version: pointer.bundleVersion,
+        if let held, held.version == pointer.bundleVersion, wholeFiles(of: pointer).allSatisfy(held.record.files.contains) {
+            return BundleUpdate(way: .alreadyCurrent, previousVersion: held.version, version: pointer.bundleVersion,
                                 downloadedBytes: downloads.received, notes: [])
         }
         let staging = try local.staging(for: pointer.bundleVersion)
@@ -49,7 +49,7 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
 
     /// Assembles the pointer's version in `staging` and switches to it.
     private func assemble(_ pointer: PublishedPointer, held: LocalDirectory.Held?, in staging: URL, downloads: Downloads) throws -> BundleUpdate {
-        let whole = pointer.files.filter { !PointerCheck.syncedNames.contains($0.name) && !$0.name.hasPrefix("deltas/") && selection.contains($0.name) }
+        let whole = wholeFiles(of: pointer)
         for file in whole {
             let destination = staging.appendingPathComponent(file.name)
             if let held, let same = held.record.files.first(where: { $0.name == file.name }), same == file,
@@ -64,10 +64,21 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
                             downloadedBytes: downloads.received, notes: notes)
     }
 
+    /// The pointer's files this client keeps whole (not brought up by deltas).
+    private func wholeFiles(of pointer: PublishedPointer) -> [PublishedFile] {
+        pointer.files.filter { !PointerCheck.syncedNames.contains($0.name) && !$0.name.hasPrefix("deltas/") && selection.contains($0.name) }
+    }
+
     /// Puts `quakes.sqlite` and `quakes.mbtiles` of the pointer's version into `staging`: the held
     /// ones brought up by the chain from the held version when there is one and it passes every
     /// check; otherwise the pointer's (a base brought up by its own chain, whose failure is final).
     private func syncedFiles(_ pointer: PublishedPointer, held: LocalDirectory.Held?, into staging: URL, downloads: Downloads) throws -> BundleUpdate.Way {
+        if let held, held.version == pointer.bundleVersion,  // only files the selection adds were missing
+           (try? PointerCheck.syncedNames.forEach { name in
+               try Downloads.place(held.directory.appendingPathComponent(name), at: staging.appendingPathComponent(name), copy: false)
+           }) != nil {
+            return .alreadyCurrent
+        }
         if let held, let chain = pointer.deltas.first(where: { $0.baseVersion == held.version }) {
             do {
                 for name in PointerCheck.syncedNames {

@@ -51,11 +51,6 @@ public struct TimeWindow: Sendable, Equatable {
     /// All time.
     public static let all = TimeWindow()
 
-    /// Whether a quake at `time` (ms) is inside.
-    @inline(__always) func contains(_ time: Int64) -> Bool {
-        time >= (start ?? .min) && (end.map { time < $0 } ?? true)
-    }
-
     static func milliseconds(_ date: Date) -> Int64 {
         let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)
         return ms >= 9.2e18 ? .max : ms <= -9.2e18 ? .min : Int64(ms)

@@ -72,11 +72,9 @@ public final class QuakeBundle: @unchecked Sendable {
     public func recent() throws -> [Quake] {
         try locked {
             guard let since = try text("SELECT value FROM info WHERE name = 'recent_since'").flatMap({ Int64($0) }) else { return [] }
-            var quakes: [Quake] = []
-            try query("SELECT \(SQL.list(Quake.columns)) FROM events WHERE time >= ? ORDER BY time DESC, rowid", [.integer(since)]) {
-                quakes.append(Quake($0))
-            }
-            return quakes
+            // Found in memory and read in rowid order (the file's own), not through the time index
+            // (a row's place in the file follows its feature id, and the newest lie all over it).
+            return try rows(try loadedIndex().newest(since: since))
         }
     }
 
@@ -91,12 +89,14 @@ public final class QuakeBundle: @unchecked Sendable {
         }
     }
 
-    /// The rows of `ids`, in that order.
+    /// The rows of `ids`, in that order (read in rowid order, the file's).
     private func rows(_ ids: [Int64]) throws -> [Quake] {
         guard !ids.isEmpty else { return [] }
         var byID: [Int64: Quake] = [:]
-        for chunk in stride(from: 0, to: ids.count, by: 500) {
-            let part = ids[chunk..<min(chunk + 500, ids.count)]
+        byID.reserveCapacity(ids.count)
+        let sorted = ids.sorted()
+        for chunk in stride(from: 0, to: sorted.count, by: 500) {
+            let part = sorted[chunk..<min(chunk + 500, sorted.count)]
             let marks = Array(repeating: "?", count: part.count).joined(separator: ", ")
             try query("SELECT \(SQL.list(Quake.columns)) FROM events WHERE rowid IN (\(marks))", part.map { .integer($0) }) { row in
                 let quake = Quake(row)

@@ -6,38 +6,46 @@
 /// quakes quickly, but a big one (a continent, the world) holds most of them, and ordering
 /// them by magnitude costs every row; no index of the file answers "biggest first within a
 /// rectangle and a time window" at once. Scanning these arrays in magnitude order and stopping at
-/// the N-th match costs at most one pass of 5 numbers a quake (about a millisecond for 440,000
-/// quakes, BENCHMARKS.md "queries"), whatever the rectangle and window. Made once per opened
-/// version: about 40 bytes a quake.
+/// the N-th match costs at most one pass of a few numbers a quake (about a millisecond for
+/// 440,000 quakes, BENCHMARKS.md "queries"), whatever the rectangle and window. Made once per
+/// opened version: 40 bytes a quake.
 struct QuakeIndex {
-    private(set) var rowids: [Int64] = []
-    private(set) var longitudes: [Double] = []
-    private(set) var latitudes: [Double] = []
-    private(set) var times: [Int64] = []
+    private var rowids: [Int64] = []
+    private var longitudes: [Double] = []
+    private var latitudes: [Double] = []
+    private var times: [Int64] = []
     /// NaN where the magnitude is unknown.
-    private(set) var magnitudes: [Double] = []
+    private var magnitudes: [Double] = []
 
     /// The quakes of `db`'s `events`, in the order queries return them: magnitude descending
     /// (unknown last), then time descending, then feature id ascending.
     init(_ db: SQLiteConnection) throws {
-        var rows: [(rowid: Int64, longitude: Double, latitude: Double, time: Int64, mag: Double)] = []
+        var rowids: [Int64] = [], longitudes: [Double] = [], latitudes: [Double] = [], times: [Int64] = [], magnitudes: [Double] = []
         try db.query("SELECT rowid, longitude, latitude, time, mag FROM events") { row in
-            rows.append((row.integer(0) ?? 0, row.real(1) ?? .nan, row.real(2) ?? .nan, row.integer(3) ?? 0, row.real(4) ?? .nan))
+            rowids.append(row.integer(0) ?? 0)
+            longitudes.append(row.real(1) ?? .nan)
+            latitudes.append(row.real(2) ?? .nan)
+            times.append(row.integer(3) ?? 0)
+            magnitudes.append(row.real(4) ?? .nan)
         }
-        rows.sort { a, b in
-            if a.mag.isNaN != b.mag.isNaN { return b.mag.isNaN }
-            if a.mag != b.mag, !a.mag.isNaN { return a.mag > b.mag }
-            if a.time != b.time { return a.time > b.time }
-            return a.rowid < b.rowid
+        let order = magnitudes.withUnsafeBufferPointer { mag in
+            times.withUnsafeBufferPointer { time in
+                rowids.withUnsafeBufferPointer { rowid in
+                    (0..<rowid.count).sorted { a, b in
+                        let (x, y) = (mag[a], mag[b])
+                        if x.isNaN != y.isNaN { return y.isNaN }
+                        if x != y, !x.isNaN { return x > y }
+                        if time[a] != time[b] { return time[a] > time[b] }
+                        return rowid[a] < rowid[b]
+                    }
+                }
+            }
         }
-        rowids.reserveCapacity(rows.count)
-        for row in rows {
-            rowids.append(row.rowid)
-            longitudes.append(row.longitude)
-            latitudes.append(row.latitude)
-            times.append(row.time)
-            magnitudes.append(row.mag)
-        }
+        self.rowids = order.map { rowids[$0] }
+        self.longitudes = order.map { longitudes[$0] }
+        self.latitudes = order.map { latitudes[$0] }
+        self.times = order.map { times[$0] }
+        self.magnitudes = order.map { magnitudes[$0] }
     }
 
     var count: Int { rowids.count }
@@ -46,11 +54,21 @@ struct QuakeIndex {
     func biggest(in rect: MapRect, during window: TimeWindow, limit: Int) -> [Int64] {
         var found: [Int64] = []
         guard limit > 0 else { return found }
-        for i in 0..<rowids.count where window.contains(times[i]) && rect.contains(longitude: longitudes[i], latitude: latitudes[i]) {
+        scan(rect, from: window.start ?? .min, to: window.end) { i in
             found.append(rowids[i])
-            if found.count == limit { break }
+            return found.count < limit
         }
         return found
+    }
+
+    /// The feature ids of the quakes from `since` (ms) on, newest first (then by feature id).
+    func newest(since: Int64) -> [Int64] {
+        var found: [(time: Int64, rowid: Int64)] = []
+        scan(.world, from: since, to: nil) { i in
+            found.append((times[i], rowids[i]))
+            return true
+        }
+        return found.sorted { $0.time != $1.time ? $0.time > $1.time : $0.rowid < $1.rowid }.map(\.rowid)
     }
 
     /// How many quakes inside `rect` fall in each of `bins` equal spans of `start..<end` (ms), and
@@ -59,15 +77,55 @@ struct QuakeIndex {
     func timeline(in rect: MapRect, start: Int64, end: Int64, bins: Int) -> [TimelineBin] {
         guard bins > 0, end > start else { return [] }
         let width = end - start
-        var counts = [Int](repeating: 0, count: bins), biggest = [Double](repeating: -.infinity, count: bins)
-        for i in 0..<rowids.count where times[i] >= start && times[i] < end && rect.contains(longitude: longitudes[i], latitude: latitudes[i]) {
-            let bin = Int(Self.scaled(times[i] - start, by: Int64(bins), over: width, roundingUp: false))
-            counts[bin] += 1
-            if magnitudes[i] > biggest[bin] { biggest[bin] = magnitudes[i] }
-        }
         let edges = (0...bins).map { start + Self.scaled(width, by: Int64($0), over: Int64(bins), roundingUp: true) }
+        var counts = [Int](repeating: 0, count: bins), biggest = [Double](repeating: -.infinity, count: bins)
+        let scale = Double(bins) / Double(width)
+        edges.withUnsafeBufferPointer { edges in
+            counts.withUnsafeMutableBufferPointer { counts in
+                biggest.withUnsafeMutableBufferPointer { biggest in
+                    times.withUnsafeBufferPointer { times in
+                        magnitudes.withUnsafeBufferPointer { magnitudes in
+                            scan(rect, from: start, to: end) { i in
+                                // The bin by floating point, then set right against the exact edges (it is off by one at most).
+                                let time = times[i]
+                                var bin = min(bins - 1, max(0, Int(Double(time - start) * scale)))
+                                while time < edges[bin] { bin -= 1 }
+                                while time >= edges[bin + 1] { bin += 1 }
+                                counts[bin] += 1
+                                if magnitudes[i] > biggest[bin] { biggest[bin] = magnitudes[i] }
+                                return true
+                            }
+                        }
+                    }
+                }
+            }
+        }
         return (0..<bins).map { bin in
             TimelineBin(start: edges[bin], end: edges[bin + 1], count: counts[bin], maxMagnitude: biggest[bin] == -.infinity ? nil : biggest[bin])
+        }
+    }
+
+    /// Calls `visit` with each quake inside `rect` whose time is in `start..<end` (nil: open), in
+    /// index order, until it returns false. The hot loop of every rectangle query: plain numbers
+    /// through unchecked pointers, the cheapest test (time) first.
+    @inline(__always) private func scan(_ rect: MapRect, from start: Int64, to end: Int64?, _ visit: (Int) -> Bool) {
+        let end = end ?? .max  // times lie within ±2^53 (BundleSchema)
+        let (south, north, west, east) = (rect.south, rect.north, rect.west, rect.east)
+        let wraps = west > east
+        times.withUnsafeBufferPointer { times in
+            latitudes.withUnsafeBufferPointer { latitudes in
+                longitudes.withUnsafeBufferPointer { longitudes in
+                    for i in 0..<times.count {
+                        let time = times[i]
+                        guard time >= start && time < end else { continue }
+                        let latitude = latitudes[i]
+                        guard latitude >= south && latitude <= north else { continue }
+                        let longitude = longitudes[i]
+                        guard wraps ? (longitude >= west || longitude <= east) : (longitude >= west && longitude <= east) else { continue }
+                        if !visit(i) { return }
+                    }
+                }
+            }
         }
     }
 
