@@ -17,25 +17,24 @@ import TestSupport
         let edit: @Sendable (URL, URL) throws -> Void  // the delta file, the directory a payload may write to
         /// A word both the client and apply-delta.py put in their reason.
         let reason: String
+
+        /// A case made by running `sql` in the delta file.
+        static func sql(_ name: String, file: String = "sqlite", _ sql: String, reason: String) -> Case {
+            Case(name: name, file: file, edit: { delta, _ in try HostileDeltaTests.sql(delta, sql) }, reason: reason)
+        }
     }
 
     static let cases: [Case] = [
-        Case(name: "extra column", file: "sqlite", edit: { delta, _ in try sql(delta, "ALTER TABLE events ADD COLUMN extra TEXT") }, reason: "29 columns"),
+        .sql("extra column", "ALTER TABLE events ADD COLUMN extra TEXT", reason: "29 columns"),
         Case(name: "SQL in a column name", file: "sqlite", edit: { delta, dir in
             let columns = StoreColumnsList.names.dropLast().map { "\"\($0)\"" }.joined(separator: ", ")
             let payload = "url\") SELECT rowid, \(columns), NULL FROM delta.events; UPDATE main.events SET place = 'pwned'; "
                 + "ATTACH DATABASE '\(dir.appendingPathComponent("pwned.db").path)' AS pw; CREATE TABLE pw.t(x); --"
             try sql(delta, "ALTER TABLE events RENAME COLUMN url TO \"\(payload.replacingOccurrences(of: "\"", with: "\"\""))\"")
         }, reason: "column 28"),
-        Case(name: "trigger", file: "sqlite", edit: { delta, _ in
-            try sql(delta, "CREATE TRIGGER t AFTER INSERT ON deleted_events BEGIN DELETE FROM events; END")
-        }, reason: "trigger"),
-        Case(name: "view", file: "sqlite", edit: { delta, _ in
-            try sql(delta, "DROP TABLE deleted_events; CREATE VIEW deleted_events AS SELECT rowid FROM events")
-        }, reason: "view"),
-        Case(name: "another base", file: "sqlite", edit: { delta, _ in
-            try sql(delta, "UPDATE delta_info SET value = '0000000000000000' WHERE name = 'base_version'")
-        }, reason: "joins"),
+        .sql("trigger", "CREATE TRIGGER t AFTER INSERT ON deleted_events BEGIN DELETE FROM events; END", reason: "trigger"),
+        .sql("view", "DROP TABLE deleted_events; CREATE VIEW deleted_events AS SELECT rowid FROM events", reason: "view"),
+        .sql("another base", "UPDATE delta_info SET value = '0000000000000000' WHERE name = 'base_version'", reason: "joins"),
         Case(name: "damaged pages", file: "mbtiles", edit: { delta, _ in
             let queue = try DatabaseQueue(path: delta.path)
             let root = try queue.read { try Int.fetchOne($0, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'tiles'") } ?? 2
@@ -45,16 +44,10 @@ import TestSupport
             (bytes[page + 3], bytes[page + 4]) = (0x7f, 0xff)  // the tiles' root page claims 32,767 cells
             try bytes.write(to: delta)
         }, reason: "damaged"),
-        Case(name: "latitude out of bounds", file: "sqlite", edit: { delta, _ in
-            try sql(delta, "UPDATE events SET latitude = 95 WHERE rowid = (SELECT min(rowid) FROM events)")
-        }, reason: "latitude"),
-        Case(name: "a 2 MB place", file: "sqlite", edit: { delta, _ in
-            try sql(delta, "UPDATE events SET place = printf('%.*c', 2000000, 'x') WHERE rowid = (SELECT min(rowid) FROM events)")
-        }, reason: "place"),
-        Case(name: "extra table", file: "sqlite", edit: { delta, _ in try sql(delta, "CREATE TABLE evil (x)") }, reason: "evil"),
-        Case(name: "tile outside its zoom", file: "mbtiles", edit: { delta, _ in
-            try sql(delta, "INSERT INTO deleted_tiles VALUES (1, 5, 0)")
-        }, reason: "consistency"),
+        .sql("latitude out of bounds", "UPDATE events SET latitude = 95 WHERE rowid = (SELECT min(rowid) FROM events)", reason: "latitude"),
+        .sql("a 2 MB place", "UPDATE events SET place = printf('%.*c', 2000000, 'x') WHERE rowid = (SELECT min(rowid) FROM events)", reason: "place"),
+        .sql("extra table", "CREATE TABLE evil (x)", reason: "evil"),
+        .sql("tile outside its zoom", file: "mbtiles", "INSERT INTO deleted_tiles VALUES (1, 5, 0)", reason: "consistency"),
     ]
 
     @Test func eachHostileDeltaIsRefusedAndTheVersionComesWhole() async throws {

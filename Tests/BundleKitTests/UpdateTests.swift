@@ -93,12 +93,7 @@ import TestSupport
     /// with the chain from it: a new install downloads the base and applies the chain; an app
     /// older than the base has no chain of its own and downloads the same way.
     @Test func aBaseAndItsChainForANewInstallAndForAnAppOlderThanTheBase() async throws {
-        let dir = TemporaryDirectory("client-base")
-        let versions = try await ExportedVersions(in: dir.url)
-        let publication = try TestPublication(at: dir.path("publication"))
-        try publication.publish(versions.directories)
-        let old = BundleClient(source: publication.root, directory: dir.path("old-app"))
-        _ = try await old.update()
+        let (dir, versions, publication, old) = try await installed("client-base")
         for _ in 2...4 { try await versions.revise() }
         let pointer = try publication.publish(versions.directories, base: 1)
         #expect(pointer.deltas.map(\.baseVersion) == Array(versions.versions[1...2]))
@@ -116,12 +111,7 @@ import TestSupport
     /// switched to without removing the one `current` leads to first); a `current` that is not a
     /// link is not this library's, and is left alone with a message.
     @Test func aLocalDirectoryNotAsTheLibraryLeftItIsNotTrusted() async throws {
-        let dir = TemporaryDirectory("client-local")
-        let versions = try await ExportedVersions(in: dir.url)
-        let publication = try TestPublication(at: dir.path("publication"))
-        try publication.publish(versions.directories)
-        let client = BundleClient(source: publication.root, directory: dir.path("app"))
-        _ = try await client.update()
+        let (dir, versions, publication, client) = try await installed("client-local")
         try FileManager.default.removeItem(at: client.currentDirectory.appendingPathComponent(".installed.json"))
         #expect(client.heldVersion == nil)
 
@@ -136,5 +126,16 @@ import TestSupport
         await #expect(throws: BundleClientError(.local, "\(other.path)/current is not the link this library keeps there: move it away first")) {
             try await BundleClient(source: publication.root, directory: other).update()
         }
+    }
+
+    /// A first version exported and published, and a client that installed it.
+    private func installed(_ label: String) async throws -> (TemporaryDirectory, ExportedVersions, TestPublication, BundleClient) {
+        let dir = TemporaryDirectory(label)
+        let versions = try await ExportedVersions(in: dir.url)
+        let publication = try TestPublication(at: dir.path("publication"))
+        try publication.publish(versions.directories)
+        let client = BundleClient(source: publication.root, directory: dir.path("app"))
+        _ = try await client.update()
+        return (dir, versions, publication, client)
     }
 }
