@@ -68,13 +68,16 @@ public final class QuakeBundle: @unchecked Sendable {
 
     /// The recent layer: the quakes from the time the bundle's `info` names (`recent_since`) on,
     /// newest first (empty when the bundle has no recent layer). An app draws them itself, over
-    /// the tiles, which leave them out.
+    /// the tiles, which leave them out. Read through the app database's time index (it needs
+    /// no in-memory index, so an app draws it as soon as it opens the bundle).
     public func recent() throws -> [Quake] {
         try locked {
             guard let since = try text("SELECT value FROM info WHERE name = 'recent_since'").flatMap({ Int64($0) }) else { return [] }
-            // Found in memory and read in rowid order (the file's own), not through the time index
-            // (a row's place in the file follows its feature id, and the newest lie all over it).
-            return try rows(try loadedIndex().newest(since: since))
+            var quakes: [Quake] = []
+            try query("SELECT \(SQL.list(Quake.columns)) FROM events WHERE time >= ? ORDER BY time DESC, rowid", [.integer(since)]) {
+                quakes.append(Quake($0))
+            }
+            return quakes
         }
     }
 
@@ -89,7 +92,7 @@ public final class QuakeBundle: @unchecked Sendable {
         }
     }
 
-    /// The rows of `ids`, in that order (read in rowid order, the file's).
+    /// The rows of `ids`, in that order.
     private func rows(_ ids: [Int64]) throws -> [Quake] {
         guard !ids.isEmpty else { return [] }
         var byID: [Int64: Quake] = [:]

@@ -61,16 +61,6 @@ struct QuakeIndex {
         return found
     }
 
-    /// The feature ids of the quakes from `since` (ms) on, newest first (then by feature id).
-    func newest(since: Int64) -> [Int64] {
-        var found: [(time: Int64, rowid: Int64)] = []
-        scan(.world, from: since, to: nil) { i in
-            found.append((times[i], rowids[i]))
-            return true
-        }
-        return found.sorted { $0.time != $1.time ? $0.time > $1.time : $0.rowid < $1.rowid }.map(\.rowid)
-    }
-
     /// How many quakes inside `rect` fall in each of `bins` equal spans of `start..<end` (ms), and
     /// the biggest of each: a quake at `t` is in bin ⌊(t − start) · bins / (end − start)⌋, in exact
     /// integers (so bins meet without gaps or overlaps at any scale).
