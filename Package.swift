@@ -19,7 +19,7 @@ import PackageDescription
 
 let package = Package(
     name: "quake-bake",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v14), .iOS(.v16)],
     products: [
         .executable(name: "quake-bake", targets: ["quake-bake"]),
         .executable(name: "usgs-stand-in", targets: ["usgs-stand-in"]),
@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // The system SQLite for QuakeBundleKit where Apple's `SQLite3` module is not there (Linux).
+        .systemLibrary(name: "CSQLite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // Shared plumbing: gzip, sha256, atomic files, workspace layout, logging, progress.
         .target(name: "QuakeCommon", dependencies: [
@@ -61,7 +63,9 @@ let package = Package(
 
         // The app side: a published bundle's pointer, read by apps and written by `publish`.
         // Foundation and SQLite only, so that an iOS or macOS app can add it.
-        .target(name: "QuakeBundleKit", path: "Sources/BundleKit"),
+        .target(name: "QuakeBundleKit", dependencies: [
+            .target(name: "CSQLite3", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
+        ], path: "Sources/BundleKit"),
 
         // Pipeline stages.
         .target(name: "QuakeFetch", dependencies: [
@@ -109,6 +113,7 @@ let package = Package(
         // The command-line front end: parses arguments, calls one stage, reports.
         .executableTarget(name: "quake-bake", dependencies: [
             "QuakeOperations", "QuakeFetch", "QuakePublish", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
+            "QuakeBundleKit",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/quake-bake"),
@@ -139,6 +144,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/bench-export"),
 
+        .executableTarget(name: "bench-queries", dependencies: [
+            "BenchSupport", "QuakeBundleKit", "QuakeCommon",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Benchmarks/bench-queries"),
+
         // Tests. Suites that need the stand-in or the CLI depend on the executables so they are built first.
         .target(name: "TestSupport", dependencies: [
             "QuakeCatalog", .product(name: "Logging", package: "swift-log"),
@@ -168,6 +179,11 @@ let package = Package(
             "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/PublishingTests"),
+        // The app library: its codecs against libcrypto and zlib, its checks, updates over file:// and HTTP, its queries.
+        .testTarget(name: "BundleKitTests", dependencies: [
+            "QuakeBundleKit", "QuakeCommon", "TestSupport", "quake-bake",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ], path: "Tests/BundleKitTests"),
         .testTarget(name: "OperationsTests", dependencies: [
             "QuakeOperations", "QuakeFetch", "QuakeStore", "QuakeCatalog", "QuakeCommon", "TestSupport", "usgs-stand-in", "quake-bake",
             .product(name: "GRDB", package: "GRDB.swift"),

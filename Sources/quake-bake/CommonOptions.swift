@@ -2,7 +2,7 @@ import ArgumentParser
 import Logging
 import QuakeCommon
 
-/// Options every stage understands.
+/// Options every stage understands: the workspace, and how to report.
 struct CommonOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "Workspace directory: raw pages, the store and bundles live here.",
@@ -10,30 +10,14 @@ struct CommonOptions: ParsableArguments {
         valueName: "dir"))
     var workspace: String?
 
-    @Flag(name: .shortAndLong, help: "Print only warnings and errors; no progress bar.")
-    var quiet = false
-
-    @Flag(name: .shortAndLong, help: "Print debug detail (every request, every decision).")
-    var verbose = false
-
-    @Option(name: .long, help: ArgumentHelp("Log line format: text, or json (one object per line, for log shippers).", valueName: "text|json"))
-    var logFormat: LogFormat = .text
-
-    func validate() throws {
-        if quiet && verbose { throw ValidationError("--quiet and --verbose cannot be used together.") }
-    }
+    @OptionGroup var output: OutputOptions
 
     /// The resolved workspace.
     var resolvedWorkspace: Workspace { Workspace.resolve(workspace) }
 
     /// Progress display: a bar on a terminal, nothing under cron or --quiet.
-    var progress: any ProgressSink { Progress.automatic(quiet: quiet || logFormat == .json) }
+    var progress: any ProgressSink { output.progress }
 
     /// Sets up logging and returns the logger for `stage`.
-    func logger(for stage: String) -> Logger {
-        LogSetup.bootstrap(format: logFormat, level: verbose ? .debug : (quiet ? .warning : .info))
-        return Logger(label: stage)
-    }
+    func logger(for stage: String) -> Logger { output.logger(for: stage) }
 }
-
-extension LogFormat: ExpressibleByArgument {}

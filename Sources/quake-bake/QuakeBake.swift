@@ -15,6 +15,7 @@ struct QuakeBake: AsyncParsableCommand {
           bake    fetch, index and export (and publish) in one run, for cron
           status  where things stand
           serve   the current bundle over HTTP, for a browser at every zoom
+          pull    keep a local copy of a published bundle current, as an app does
 
         Everything lives in one workspace directory: --workspace, else
         $QUAKE_BAKE_WORKSPACE, else ~/.local/share/quake-bake.
@@ -24,7 +25,8 @@ struct QuakeBake: AsyncParsableCommand {
         unavailable, or workspace locked: try again later).
         """,
         version: "quake-bake \(QuakeBake.version)",
-        subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, PublishCommand.self, BakeCommand.self, StatusCommand.self, ServeCommand.self]
+        subcommands: [FetchCommand.self, IndexCommand.self, ExportCommand.self, PublishCommand.self, BakeCommand.self, StatusCommand.self,
+                      ServeCommand.self, PullCommand.self]
     )
 
     /// The release, as `--version` prints it.

@@ -1,0 +1,29 @@
+/// Which of a publication's files a ``BundleClient`` keeps: `quakes.sqlite` and `quakes.mbtiles`
+/// always (the queries and the deltas need them), and the others this selection takes.
+public struct BundleFileSelection: Sendable {
+    private let takes: @Sendable (String) -> Bool
+
+    /// A selection that keeps the files (by bundle name, e.g. `geojson/z3.geojson.gz`) for which `takes` holds.
+    public init(_ takes: @escaping @Sendable (String) -> Bool) {
+        self.takes = takes
+    }
+
+    /// Whether the file named `name` is kept.
+    public func contains(_ name: String) -> Bool {
+        PointerCheck.syncedNames.contains(name) || takes(name)
+    }
+
+    /// What a map app reads: every file but those only a web client needs. The app draws the
+    /// tiles from `quakes.mbtiles` (MapLibre Native: `mbtiles:///…/current/quakes.mbtiles`)
+    /// and the recent layer from `quakes.sqlite`, so `quakes.pmtiles` (which changes as a whole
+    /// with any tile), `recent.geojson`, the GeoJSON zooms and `preview.html` stay on the server.
+    public static let app = BundleFileSelection { name in
+        !webOnly.contains(name) && !name.hasPrefix("geojson/")
+    }
+
+    /// Every file the pointer names (a mirror of the publication for web clients too).
+    public static let all = BundleFileSelection { _ in true }
+
+    /// The files only a web client reads.
+    public static let webOnly: Set<String> = ["quakes.pmtiles", "recent.geojson", "preview.html"]
+}
