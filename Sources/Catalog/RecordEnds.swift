@@ -121,31 +121,96 @@ struct ValueScan {
     }
 }
 
-/// Finds where CSV records end: line breaks outside double quotes.
+/// Finds where CSV records end, as `CSVRows` reads them: a row ends at `\n`, `\r\n` or a lone `\r`
+/// outside a quoted cell; a cell is quoted only when a quote opens it (a quote inside an unquoted
+/// cell, or after a quoted cell's closing quote, is a character like any other); a doubled quote
+/// in a quoted cell is a quote. A file read in pieces is cut here, and its rows are counted here,
+/// so both must agree with the whole-file reader byte for byte (found by `Scripts/fuzz csv`: a
+/// quote in `m"l` once opened quoting here, and a lone `\r` ended nothing, so a big file's rejects
+/// were named at other rows than a small one's).
 struct RecordScan {
-    private var inQuotes = false
+    private enum State {
+        /// At a cell's first byte (a row's start, or after a comma).
+        case cellStart
+        /// In an unquoted cell, or in what follows a quoted cell's closing quote.
+        case plain
+        /// In a quoted cell.
+        case quoted
+        /// In a quoted cell, just after a quote: a second one is a doubled quote, anything else
+        /// ends the quoting.
+        case quoteInQuoted
+        /// Just after a `\r` that ended a row, at the end of the bytes scanned: whether a `\n`
+        /// belongs to it is not known until the next byte.
+        case afterCR
+    }
+    private var state = State.cellStart
 
-    /// The records of `bytes`, whole rows from a record's start: line breaks outside double
-    /// quotes, and a last line without one.
+    /// How many rows `bytes` hold, whole rows from a row's start: `CSVRows` reads as many.
     static func records(in bytes: ArraySlice<UInt8>) -> Int {
-        var quoted = false, count = 0
-        for b in bytes {
-            if b == 0x22 { quoted.toggle() } else if b == 0x0A && !quoted { count += 1 }
+        var scan = RecordScan()
+        var count = 0, rest = false
+        bytes.withUnsafeBufferPointer { buffer in
+            var start = 0
+            while let end = scan.firstEnd(in: buffer, from: start) {
+                count += 1
+                start = end
+            }
+            rest = start < buffer.count
         }
-        return count + (bytes.last.map { $0 != 0x0A } ?? false ? 1 : 0)
+        // The bytes after the last end are a row too: one without a line break, or one ended by a `\r` at the very end.
+        return count + (rest ? 1 : 0)
     }
 
-    /// Just after the last (or, with `firstOnly`, the first) record end in `bytes` scanned from
-    /// `start` (the quote state is kept between calls).
+    /// Just after the last (or, with `firstOnly`, the first) row end in `bytes` scanned from
+    /// `start`, the state kept between calls: the next call goes on from where this one stopped
+    /// (`bytes` grown, not changed). A `\r` that is the last byte ends no row yet: its `\n` may come.
     mutating func lastEnd(in bytes: [UInt8], from start: Int, firstOnly: Bool) -> Int? {
-        var last: Int?
-        for i in start..<bytes.count {
-            let b = bytes[i]
-            if b == 0x22 { inQuotes.toggle() } else if b == 0x0A && !inQuotes {
-                last = i + 1
-                if firstOnly { return last }
+        bytes.withUnsafeBufferPointer { buffer in
+            if firstOnly { return firstEnd(in: buffer, from: start) }
+            var last: Int?
+            var from = start
+            while let end = firstEnd(in: buffer, from: from) {
+                last = end
+                from = end
             }
+            return last
         }
-        return last
+    }
+
+    /// Just after the first row end from `start`, or nil (all of `bytes` scanned).
+    private mutating func firstEnd(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        var i = start
+        while i < bytes.count {
+            let byte = bytes[i]
+            switch state {
+            case .afterCR:
+                state = .cellStart
+                if byte == 0x0A { return i + 1 }
+                return i
+            case .quoted:
+                if byte == 0x22 { state = .quoteInQuoted }
+            case .quoteInQuoted where byte == 0x22:
+                state = .quoted
+            case .cellStart where byte == 0x22:
+                state = .quoted
+            case .cellStart, .plain, .quoteInQuoted:
+                switch byte {
+                case 0x2C: state = .cellStart
+                case 0x0A:
+                    state = .cellStart
+                    return i + 1
+                case 0x0D:
+                    guard i + 1 < bytes.count else {
+                        state = .afterCR
+                        return nil
+                    }
+                    state = .cellStart
+                    return bytes[i + 1] == 0x0A ? i + 2 : i + 1
+                default: state = .plain
+                }
+            }
+            i += 1
+        }
+        return nil
     }
 }

@@ -50,6 +50,34 @@ import TestSupport
         #expect(Self.rows(text) == (try Self.witnessRows(text)))
     }
 
+    /// Where a file read in pieces is cut (`RecordScan`) is where `CSVRows` ends a row, and the
+    /// rows it counts are the rows `CSVRows` reads: the rows of the text before a cut and after it
+    /// are the rows of the whole, however the bytes arrive (the scan goes on from where it stopped
+    /// as the buffer grows, as `CatalogStream` fills it). Found by `Scripts/fuzz csv`: a quote
+    /// inside an unquoted cell once opened quoting there, and a lone `\r` ended no row.
+    @Test(arguments: [
+        "a,b,c\n1,2,3\n", "a,b\r\n1,2\r\n", "a,b\r1,2\r", "a,b\r\r\n\r1\n\r", "a\n\n\nb\n", "\n", "\r", "",
+        "\"line\nbreak\",2\n\"cr\r\nlf\",3\r", "\"open to the end,1\n2", "in\"side,\"q\"\n", "m\"l,2\n3,4\n\"5\n",
+        "\"q\"\r\n\"r\"\r\"s\"", "\"ab\"c\"d\ne,f\n", "\"x\"\"\n\"\"y\"\r\nz", "a,\"b\"\r\"c\r\"\r\n",
+    ])
+    func piecesAreCutWhereRowsEnd(text: String) {
+        let bytes = Array(text.utf8)
+        let whole = Self.rows(text)
+        #expect(RecordScan.records(in: bytes[...]) == whole.count, "\(text.debugDescription)")
+        var wholeScan = RecordScan()
+        let lastEnd = wholeScan.lastEnd(in: bytes, from: 0, firstOnly: false)
+        for arrived in 0...bytes.count {
+            var scan = RecordScan()
+            let early = scan.lastEnd(in: Array(bytes[..<arrived]), from: 0, firstOnly: false)
+            let late = scan.lastEnd(in: bytes, from: arrived, firstOnly: false)
+            #expect((late ?? early) == lastEnd, "\(text.debugDescription), \(arrived) bytes first")
+            guard let cut = early else { continue }
+            let before = Self.rows(String(decoding: bytes[..<cut], as: UTF8.self)), after = Self.rows(String(decoding: bytes[cut...], as: UTF8.self))
+            #expect(before + after == whole, "\(text.debugDescription) cut at \(cut)")
+            #expect(RecordScan.records(in: bytes[..<cut]) == before.count, "\(text.debugDescription) cut at \(cut)")
+        }
+    }
+
     /// The one place the two differ, on text no catalog writes: after a closing quote, CSV.swift
     /// drops the next character; `CSVRows` keeps what follows up to the cell's end.
     @Test func keepsTextAfterAClosingQuote() throws {

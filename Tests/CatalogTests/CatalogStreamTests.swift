@@ -75,6 +75,9 @@ import TestSupport
         let sample = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("feed-all_week-2020-06.geojson.gz"))), as: UTF8.self)
         let csv = String(decoding: try Gzip.decompress(Data(contentsOf: TestData.usgs("query-m6-1973-2023.csv.gz"))), as: UTF8.self)
         let features = try #require(sample.range(of: "\"features\":["))
+        let latitude91 = "2000-01-01T00:00:00.000Z,91,0,10,5,mw,,,,,us,usbad,2000-01-01T00:00:00.000Z,\"bad\",earthquake,,,,,reviewed,us,us\n"
+        let rows = csv.split(separator: "\n", omittingEmptySubsequences: false)
+        let macLineBreaks = rows.prefix(rows.count / 2).joined(separator: "\r") + "\n" + rows.dropFirst(rows.count / 2).joined(separator: "\n")
         // Between two features, after the comma and the line break: no feature is cut.
         let between = try #require(sample.range(of: "},\n{\"type\":\"Feature\"", range: sample.index(sample.startIndex, offsetBy: sample.count / 3)..<sample.endIndex))
         var cases: [(String, String)] = [
@@ -94,6 +97,11 @@ import TestSupport
             ("bom.csv", "\u{FEFF}" + csv),
             ("truncated.csv", String(csv.prefix(csv.count / 2))),
             ("quoted-newlines.csv", csv.replacingOccurrences(of: "\"", with: "\"\n")),
+            // Old Mac line breaks, and a quote inside an unquoted cell (a character there, as CSVRows reads
+            // it): both once numbered the rows of a file read in pieces differently (found by Scripts/fuzz csv).
+            // (A row of latitude 91 at the end is rejected: its row number tells whether the rows were counted alike.)
+            ("mac-line-breaks.csv", macLineBreaks + latitude91),
+            ("quote-inside-cells.csv", csv.replacingOccurrences(of: ",earthquake,", with: ",earth\"quake,") + latitude91),
         ]
         // Newline-delimited Features.
         let page = CatalogFile.read(TestData.usgs("feed-all_week-2020-06.geojson.gz"))

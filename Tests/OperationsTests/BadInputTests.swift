@@ -95,6 +95,8 @@ import TestSupport
                 rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
         BadFile(file: "text-sequence-broken.geojsons", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x1E at byte 320",
                 rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
+        BadFile(file: "quote-in-cell.csv", exitStatus: .success, stored: 4, reject: "latitude 91", rejects: 1, message: nil,
+                ids: ["ci38600815", "ci38600727", "ci38600703", "ci38600551"]),
         BadFile(file: "nul-in-row.csv", exitStatus: .success, stored: 3, reject: "place holds a NUL byte (binary damage)", rejects: 1, message: nil,
                 ids: ["ci38600727", "ci38600703", "ci38600551"]),
     ]
