@@ -61,6 +61,7 @@ import TestSupport
                 ids: ["us6000rk5h", "us6000rk5e", "ak025dvmgvu8", "us6000rk5b", "us6000rk59"]),
         BadFile(file: "gzip-bomb.geojson.gz", exitStatus: .dataError, stored: 0, reject: "inflates to more than 64.0 MB", rejects: 1, message: "inflates to more than"),
         BadFile(file: "wrong-header.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
+        BadFile(file: "wrong-header-alone.csv", exitStatus: .dataError, stored: 0, reject: "wrong CSV header", rejects: 1, message: "wrong CSV header"),
         BadFile(file: "json-array.geojson", exitStatus: .dataError, stored: 0, reject: "a JSON array, neither GeoJSON", rejects: 1,
                 message: "json-array.geojson: a JSON array, neither GeoJSON"),
         BadFile(file: "sig-beyond-2p53.geojson", exitStatus: .success, stored: 1,
