@@ -138,11 +138,13 @@ public enum ConfigurationFile {
                 throw Section.error(s.path, "style: \(error.description)")
             }
         }
-        if let floors = try s.string("magnitude_floor") { export.thinning.magnitudeFloors = try MagnitudeFloors(parsing: floors) }
+        if let floors = try s.string("magnitude_floor") {
+            export.thinning.magnitudeFloors = try s.keyed("magnitude_floor", option: "--magnitude-floor") { try MagnitudeFloors(parsing: floors) }
+        }
         export.thinning.stride = try s.int("stride") ?? export.thinning.stride
         export.thinning.clusters = try s.bool("clusters") ?? export.thinning.clusters
         if let attributes = try s.strings("attributes") {
-            export.attributes = try EventAttribute.parseList(attributes.joined(separator: ","))
+            export.attributes = try s.keyed("attributes", option: "--attributes") { try EventAttribute.parseList(attributes.joined(separator: ",")) }
         }
         export.selection.since = try s.time("since") ?? export.selection.since
         export.selection.until = try s.time("until") ?? export.selection.until
@@ -192,6 +194,18 @@ struct Section {
     mutating func section(_ key: String) throws -> Section? {
         guard let value = take(key) else { return nil }
         return try Section(value, path: "\(path): \(key)")
+    }
+
+    /// What `parse` makes of a value, with a mistake said as this file's `key` where a parser
+    /// shared with the command line names its `option` (`--magnitude-floor: …`; found by
+    /// Scripts/fuzz configuration: such a message did not name the file).
+    func keyed<T>(_ key: String, option: String, _ parse: () throws -> T) throws -> T {
+        do {
+            return try parse()
+        } catch let error as QuakeBakeError {
+            let why = error.description.hasPrefix(option + ": ") ? String(error.description.dropFirst(option.count + 2)) : error.description
+            throw Section.error(path, "\(key): \(why)")
+        }
     }
 
     func finish() throws {

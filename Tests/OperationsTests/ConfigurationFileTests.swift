@@ -106,6 +106,10 @@ import TestSupport
         ("--- \n...\n--- \nmax_rejects: 1\n", "not valid YAML"),
         ("selection:\n  start: 2024-13-45\n", "start: \"2024-13-45\" is not an ISO-8601 time"),
         ("export:\n  basemap: osm", "basemap: \"osm\" is not one of natural-earth, none"),
+        // Parsers shared with the command line once said their option, not the file (found by Scripts/fuzz configuration).
+        ("export:\n  magnitude_floor: \"0:/,3:5\"", "export magnitude_floor: `0:/` is not zoom:magnitude"),
+        ("export:\n  magnitude_floor: \"3:5,3:4\"", "export magnitude_floor: zoom 3 is given twice"),
+        ("export:\n  attributes: [mag, colour]", "export attributes: unknown attribute `colour`"),
     ])
     func mistakesAreNamed(text: String, message: String) {
         do {
