@@ -200,5 +200,6 @@ if Context.environment["QUAKE_BAKE_FUZZ"] != nil {
         .executableTarget(name: "fuzz-geojson", dependencies: ["FuzzSupport"], path: "Fuzz/geojson"),
         .executableTarget(name: "fuzz-csv", dependencies: ["FuzzSupport"], path: "Fuzz/csv"),
         .executableTarget(name: "fuzz-configuration", dependencies: ["QuakeOperations", "QuakeCommon"], path: "Fuzz/configuration"),
+        .executableTarget(name: "fuzz-style", dependencies: ["QuakeBundles", "QuakeCommon"], path: "Fuzz/style"),
     ]
 }
