@@ -3,8 +3,8 @@ import QuakeCommon
 
 /// The records of a CSV file, gzip or plain, one at a time, without holding the whole file
 /// (the history file `usgs-stand-in --replay` reads is 225 MB uncompressed). A record ends
-/// at a line break outside double quotes (as `CatalogStream` cuts its pieces); a trailing
-/// `\r` is dropped.
+/// where `CSVRows` ends a row (`RecordScan`, as `CatalogStream` cuts its pieces): at `\n`,
+/// `\r\n` or a lone `\r` outside a quoted cell; the line break is not part of the record.
 public final class CSVRecords {
     private let stream: DecompressedStream
     private var buffer: [UInt8] = []
