@@ -84,8 +84,11 @@ import TestSupport
 
     /// Issue 45.2 in the store: each hostile delta of HostileDeltaTests put into the store in
     /// place of the one `publish` put there (its object and the pointer's entry), pulled by an app
-    /// holding v1: refused with the reason, and the version downloaded whole, exactly.
-    @Test func eachHostileDeltaInTheStoreIsRefusedAndTheVersionComesWhole() async throws {
+    /// holding v1. With the pointer as `publish` wrote it (v1's files as the base, the chain from
+    /// it: the hostile delta is the only way to v2), the pull is refused with the reason (exit 1)
+    /// and the app keeps v1, whole; with a pointer naming v2's own files, the delta is refused and
+    /// v2 comes whole, exactly. The payload never runs.
+    @Test func eachHostileDeltaInTheStoreIsRefusedAndChangesNothing() async throws {
         let store = try await SeaweedFS(buckets: ["quakes"])
         defer { store.stop() }
         let dir = TemporaryDirectory("client-store-hostile")
@@ -97,31 +100,44 @@ import TestSupport
         let held = dir.path("held-v1")
         _ = try await QuakeBakeCLI.run(["pull", "--from", publication.url.absoluteString, "--to", held.path, "--quiet"]).checked()
         let published = try await publication.publish(v2)
+        #expect(published.files.first { $0.name == "quakes.sqlite" }?.bundleVersion == versions.versions[0], "publish keeps v1 as the base")
+        // v2's own app database and tiles, put into the store beside them.
         let staging = try TestPublication(at: dir.path("staging"))
+        var own: [String: PublishedFile] = [:]
+        for name in ["quakes.sqlite", "quakes.mbtiles"] {
+            own[name] = try staging.put(v2.appendingPathComponent(name), name: name)
+            try await publication.put(staging.root.appendingPathComponent(own[name]!.key), key: own[name]!.key)
+        }
+        var whole = published
+        whole.files = whole.files.map { own[$0.name] ?? $0 }
 
         for (n, hostile) in HostileDeltaTests.cases.enumerated() {
             let caseDir = dir.path("case-\(n)")
-            try FileManager.default.createDirectory(at: caseDir, withIntermediateDirectories: true)
-            let deltaName = "deltas/\(versions.versions[0]).\(hostile.file)"
-            let deltaFile = caseDir.appendingPathComponent("delta.\(hostile.file)")
-            try FileManager.default.copyItem(at: v2.appendingPathComponent(deltaName), to: deltaFile)
-            try hostile.edit(deltaFile, caseDir)
+            let (deltaName, deltaFile) = try hostile.delta(from: v2, base: versions.versions[0], in: caseDir)
             var replacement = try staging.put(deltaFile, name: deltaName)
             try await publication.put(staging.root.appendingPathComponent(replacement.key), key: replacement.key)
             replacement.baseVersion = versions.versions[0]
             replacement.bundleVersion = versions.versions[1]
-            var pointer = published
-            pointer.deltas = pointer.deltas.map { PublishedDeltas(baseVersion: $0.baseVersion, files: $0.files.map { $0.name == deltaName ? replacement : $0 }) }
-            try await publication.write(pointer)
-
-            let app = caseDir.appendingPathComponent("app")
-            try FileManager.default.copyItem(at: held, to: app)
-            let run = try await QuakeBakeCLI.run(["pull", "--from", publication.url.absoluteString, "--to", app.path])
-            #expect(run.status == 0 && run.standardError.contains("downloaded whole"), "\(hostile.name): \(run)")
-            #expect(run.standardError.contains("the deltas from \(versions.versions[0]) were refused") && run.standardError.contains(deltaName)
-                    && run.standardError.contains(hostile.reason), "\(hostile.name): \(run.standardError)")
-            let comparison = try await BundleWitness.compare(app.appendingPathComponent("current"), v2)
-            #expect(comparison.mismatches == 0, "\(hostile.name): \(comparison)")
+            for (variant, base) in [("base v1", published), ("v2's own files", whole)] {
+                var pointer = base
+                pointer.deltas = pointer.deltas.map { PublishedDeltas(baseVersion: $0.baseVersion, files: $0.files.map { $0.name == deltaName ? replacement : $0 }) }
+                try await publication.write(pointer)
+                let app = caseDir.appendingPathComponent("app-\(variant.prefix(4))")
+                try FileManager.default.copyItem(at: held, to: app)
+                let run = try await QuakeBakeCLI.run(["pull", "--from", publication.url.absoluteString, "--to", app.path])
+                let label = "\(hostile.name), \(variant)"
+                #expect(run.standardError.contains(deltaName) && run.standardError.contains(hostile.reason), "\(label): \(run.standardError)")
+                let comparison: BundleWitness.Comparison
+                if variant == "base v1" {
+                    #expect(run.status == 1, "\(label): \(run)")
+                    comparison = try await BundleWitness.compare(app.appendingPathComponent("current"), v1)
+                } else {
+                    #expect(run.status == 0 && run.standardError.contains("the deltas from \(versions.versions[0]) were refused")
+                            && run.standardError.contains("downloaded whole"), "\(label): \(run)")
+                    comparison = try await BundleWitness.compare(app.appendingPathComponent("current"), v2)
+                }
+                #expect(comparison.mismatches == 0, "\(label): \(comparison)")
+            }
             #expect(!FileManager.default.fileExists(atPath: caseDir.appendingPathComponent("pwned.db").path), "\(hostile.name): the payload ran")
         }
     }
