@@ -72,6 +72,7 @@ import TestSupport
         let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "web"))
         let pixels = try await PublishSupport.quakePixels(publicURL: publicURL, pointer: pointer, bundle: PublishSupport.currentBundle(workspace),
                                                           views: ["california:-120:37:5", "world:-150:40:1"], pictures: directory)
-        for (view, (published, own)) in pixels { #expect(published > 1000 && published == own, "\(view): \(published) \(own)") }
+        // (The world view at zoom 1 has some 500 pixels of quake colours with the shipped style, which draws heat there.)
+        for (view, (published, own)) in pixels { #expect(published > 300 && published == own, "\(view): \(published) \(own)") }
     }
 }
