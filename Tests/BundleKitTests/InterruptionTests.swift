@@ -33,6 +33,7 @@ import TestSupport
             _ = try await QuakeBakeCLI.run(["pull", "--from", server.url.absoluteString, "--to", app.path, "--quiet"]).checked()
             took[fromOld] = Date().timeIntervalSince(started)
         }
+        let biggestObject = try Self.biggestFile(in: publication.root)
         var kills = 0, trials = 0, resumed = 0, states: [String: Int] = [:]
         let newVersion = versions.versions[1]
         while kills < 20 && trials < 80 {
@@ -48,7 +49,12 @@ import TestSupport
             let deadline = Date().addingTimeInterval(after)
             let current = app.appendingPathComponent("current")
             let staging = app.appendingPathComponent("versions/.\(newVersion).qbtmp/quakes.sqlite")
+            // An install is killed once a random number of bytes has come down (its time varies
+            // too much with the machine's load to aim at the download by the clock alone).
+            let downloadedTarget = Int64.random(in: 1..<biggestObject, using: &random)
+            let downloads = app
             let moment: @Sendable () -> Bool = switch kind {
+            case 0: { ((try? Self.partials(in: downloads)) ?? [:]).values.reduce(0, +) >= downloadedTarget || Date() >= deadline }
             case 2: { (try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)) == "versions/\(newVersion)" }
             case 3: { FileManager.default.fileExists(atPath: staging.path) }
             default: { Date() >= deadline }
@@ -112,6 +118,15 @@ import TestSupport
     }
 
     /// The partial downloads in an app directory: sha256 → bytes held.
+    /// The size of the biggest file under `root` (the publication's app database, gzip).
+    private static func biggestFile(in root: URL) throws -> Int64 {
+        var biggest: Int64 = 1
+        for case let file as URL in FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.fileSizeKey]) ?? FileManager.DirectoryEnumerator() {
+            biggest = max(biggest, Int64(try file.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0))
+        }
+        return biggest
+    }
+
     private static func partials(in app: URL) throws -> [String: Int64] {
         let downloads = app.appendingPathComponent("downloads")
         var found: [String: Int64] = [:]
