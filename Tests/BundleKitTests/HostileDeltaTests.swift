@@ -135,7 +135,7 @@ import TestSupport
     }
 }
 
-/// The app database's `events` columns, in order (README, "Updating an app by delta").
+/// The app database's `events` columns, in order (docs/bundle.md; docs/deltas.md).
 enum StoreColumnsList {
     static let names = ["id", "ids", "sources", "types", "time", "updated", "longitude", "latitude", "depth_km", "mag", "mag_type",
                         "place", "status", "event_type", "net", "code", "felt", "cdi", "mmi", "alert", "tsunami", "sig", "nst",

@@ -36,6 +36,8 @@ import TestSupport
             _ = try await QuakeBakeCLI.run(["pull", "--from", server.url.absoluteString, "--to", app.path, "--quiet"]).checked()
             took[fromOld] = Date().timeIntervalSince(started)
         }
+        // The biggest object an install downloads.
+        let biggestObject = max(2, pointer.files.filter { BundleFileSelection.app.contains($0.name) }.map(\.bytes).max() ?? 2)
         var kills = 0, trials = 0, resumed = 0, states: [String: Int] = [:]
         let newVersion = versions.versions[1]
         while kills < 20 && trials < 80 {
@@ -51,7 +53,12 @@ import TestSupport
             let deadline = Date().addingTimeInterval(after)
             let current = app.appendingPathComponent("current")
             let staging = app.appendingPathComponent("versions/.\(newVersion).qbtmp/quakes.sqlite")
+            // An install is killed once a random number of bytes has come down (its time varies
+            // too much with the machine's load to aim at the download by the clock alone).
+            let downloadedTarget = Int64.random(in: 1..<biggestObject, using: &random)
+            let downloads = app
             let moment: @Sendable () -> Bool = switch kind {
+            case 0: { ((try? Self.partials(in: downloads)) ?? [:]).values.reduce(0, +) >= downloadedTarget || Date() >= deadline }
             case 2: { (try? FileManager.default.destinationOfSymbolicLink(atPath: current.path)) == "versions/\(newVersion)" }
             case 3: { FileManager.default.fileExists(atPath: staging.path) }
             default: { Date() >= deadline }
