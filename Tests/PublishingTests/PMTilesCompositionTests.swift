@@ -72,6 +72,7 @@ import TestSupport
         let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "web"))
         let pixels = try await PublishSupport.quakePixels(publicURL: publicURL, pointer: pointer, bundle: PublishSupport.currentBundle(workspace),
                                                           views: ["california:-120:37:5", "world:-150:40:1"], pictures: directory)
-        for (view, (published, own)) in pixels { #expect(published > 1000 && published == own, "\(view): \(published) \(own)") }
+        // At zoom 1 the heatmap draws over most quakes (it fades into them by zoom 5): fewer of their pixels show.
+        for (view, (published, own)) in pixels { #expect(published > (view == "world" ? 200 : 1000) && published == own, "\(view): \(published) \(own)") }
     }
 }

@@ -37,9 +37,25 @@ public struct DecodedLayer: Decodable, Sendable {
 /// One feature of a decoded layer.
 public struct DecodedFeature: Decodable, Sendable {
     public let id: UInt64?
-    /// The geometry type (`Point`).
+    /// The geometry type (`Point`, or `MultiPoint` in the heat layer).
     public let type: String
+    /// The (first) point.
     public let x: Int
     public let y: Int
+    /// Every point: one for a `Point`, all of a `MultiPoint` (`read_bundle.py` lists each
+    /// point of a `MultiPoint` as a feature of its own, and gives none).
+    public let points: [[Int]]
     public let properties: [String: JSON]
+
+    private enum CodingKeys: String, CodingKey { case id, type, x, y, points, properties }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decodeIfPresent(UInt64.self, forKey: .id)
+        type = try container.decode(String.self, forKey: .type)
+        x = try container.decode(Int.self, forKey: .x)
+        y = try container.decode(Int.self, forKey: .y)
+        points = try container.decodeIfPresent([[Int]].self, forKey: .points) ?? [[x, y]]
+        properties = try container.decode([String: JSON].self, forKey: .properties)
+    }
 }

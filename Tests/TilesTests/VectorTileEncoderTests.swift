@@ -53,6 +53,10 @@ import TestSupport
                     #expect(feature.properties["expand_zoom"] == .number(Double(cluster.expandZoom)))
                     #expect(feature.id == cluster.featureID)
                 }
+                // The heat layer: every event of the tile, drawn or not, in one of its cells.
+                let heat = decoded[HeatLayer.name]?.features ?? []
+                #expect(heat.reduce(0) { $0 + $1.points.count } == content.heat.count)
+                #expect(heat.reduce(0) { $0 + $1.points.count * Int($1.properties[HeatLayer.countField]?.number ?? 0) } == run.range.count)
             }
         }
     }

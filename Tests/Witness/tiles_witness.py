@@ -51,6 +51,12 @@ def siphash24(key0, key1, data):
     return v0 ^ v1 ^ v2 ^ v3
 
 
+def points(feature):
+    """Every point of a Point or MultiPoint feature, as [x, y] pairs."""
+    geometry = feature["geometry"]
+    return geometry["coordinates"] if geometry["type"] == "MultiPoint" else [geometry["coordinates"]]
+
+
 def main(command, args):
     if command == "decode":
         import mapbox_vector_tile
@@ -59,7 +65,7 @@ def main(command, args):
             data = gzip.decompress(data)
         layers = mapbox_vector_tile.decode(data, default_options={"y_coord_down": True})
         out = {name: {"version": layer["version"], "extent": layer["extent"],
-                      "features": [{"id": f.get("id"), "x": f["geometry"]["coordinates"][0], "y": f["geometry"]["coordinates"][1],
+                      "features": [{"id": f.get("id"), "x": points(f)[0][0], "y": points(f)[0][1], "points": points(f),
                                     "type": f["geometry"]["type"], "properties": f["properties"]} for f in layer["features"]]}
                for name, layer in layers.items()}
     elif command == "tileids":
@@ -96,9 +102,7 @@ def main(command, args):
             y = (1 << zoom) - 1 - row
             layer = mapbox_vector_tile.decode(gzip.decompress(blob), default_options={"y_coord_down": True}).get("heat")
             for feature in (layer or {}).get("features", []):
-                geometry = feature["geometry"]
-                points = geometry["coordinates"] if geometry["type"] == "MultiPoint" else [geometry["coordinates"]]
-                for px, py in points:
+                for px, py in points(feature):
                     out.append([(x + px / layer["extent"]) * 512, (y + py / layer["extent"]) * 512, feature["properties"]["point_count"]])
     else:
         raise SystemExit(f"unknown command {command}")
