@@ -8,7 +8,7 @@ nothing else of it to update its tiles and rows). Applies
 NEW/deltas/<OLD's bundle_version>.mbtiles and .sqlite to OLD/quakes.mbtiles and
 OLD/quakes.sqlite in place (each in one transaction), after which they hold the new
 version's tiles and rows (and quakes' details) exactly. Python's sqlite3 alone: the SQL below is all an app
-needs (README, "Updating an app by delta"); copy it into any SQLite client.
+needs (docs/deltas.md); copy it into any SQLite client.
 
 Nothing is changed unless everything checks out first:
 - NEW's manifest lists a delta from the version OLD's quakes.sqlite holds (its `info` names
@@ -55,7 +55,7 @@ def blob(name, size, null=True):
     return (name, "BLOB", ("blob", size), null)
 
 
-# The app database's `events` columns, in table order (README, "export").
+# The app database's `events` columns, in table order (docs/bundle.md).
 EVENTS = [text("id", null=False), text("ids", null=False), text("sources", null=False), text("types", null=False),
           integer("time", null=False), integer("updated", null=False),
           real("longitude", (-180, 180), null=False), real("latitude", (-90, 90), null=False),

@@ -6,7 +6,7 @@ extension FetchSelection {
     /// Why `event` is not what a request for this selection between `start` and `end` (ms,
     /// both inclusive, as FDSN's `starttime`/`endtime`) asked for; `nil` when it is.
     ///
-    /// The rule for such events (see the README): a service that answers more than was asked
+    /// The rule for such events (docs/guide/fetch.md): a service that answers more than was asked
     /// is still the catalog's authority, so they are archived and stored as it sent them, and
     /// counted and reported, never dropped unseen. The circle is not checked (the service's
     /// own distance is the one that counts).

@@ -6,7 +6,7 @@ import QuakeCommon
 
 /// `quake-bake index`: turns archived pages and ComCat files into the SpatiaLite store.
 ///
-/// The rules (see also `docs/ARCHITECTURE.md`, the store contract):
+/// The rules (see also docs/store.md, the store contract):
 /// - One row per quake: a version joins the stored events or tombstones whose preferred
 ///   id it lists or which list its preferred id (`event_ids` remembers every id ever
 ///   seen), so a preferred-id change merges instead of duplicating; a secondary id two

@@ -49,7 +49,7 @@ public enum StoreColumns {
         column("location_source", .text, contract: false), column("mag_source", .text, contract: false),
     ]
 
-    /// The contract columns (docs/ARCHITECTURE.md), in table order.
+    /// The contract columns (docs/store.md), in table order.
     public static let contract = events.filter(\.contract)
 
     /// The names of the contract columns, in table order.

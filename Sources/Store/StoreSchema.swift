@@ -4,7 +4,7 @@ import QuakeCommon
 /// The store's schema, its version (`PRAGMA user_version`) and the migrations
 /// between versions.
 ///
-/// The tables are a public contract (docs/ARCHITECTURE.md): other tools read them.
+/// The tables are a public contract (docs/store.md): other tools read them.
 ///
 /// - `events`: one row per event, newest version. Lists are comma-wrapped like
 ///   USGS (`,us7000abcd,ci40123456,`), times are ms since 1970 UTC, `longitude` and

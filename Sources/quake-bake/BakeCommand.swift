@@ -12,7 +12,7 @@ struct BakeCommand: AsyncParsableCommand {
         discussion: """
         Fetches what changed (the first run fetches the whole selection), indexes it and, \
         when the store changed, exports a new bundle version. Settings come from --config \
-        (YAML, see the README) and the flags, the flags winning.
+        (YAML, see docs/guide/bake.md) and the flags, the flags winning.
 
         Exit codes: 0 done (also "nothing changed": no new bundle version), 75 temporary \
         (service unavailable after retries, or another run holds the workspace), 65 more \
@@ -23,7 +23,7 @@ struct BakeCommand: AsyncParsableCommand {
           */15 * * * * quake-bake bake --config /etc/quake-bake.yaml --quiet
         """)
 
-    @Option(help: ArgumentHelp("A YAML configuration file: service, selection, fetch, export (see the README).", valueName: "file"))
+    @Option(help: ArgumentHelp("A YAML configuration file: service, selection, fetch, export (see docs/guide/bake.md).", valueName: "file"))
     var config: String?
 
     @Option(help: ArgumentHelp("Output directory for bundle versions (default: <workspace>/bundles).", valueName: "dir"))

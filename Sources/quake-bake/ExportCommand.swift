@@ -16,8 +16,8 @@ struct ExportCommand: AsyncParsableCommand {
         current with one atomic switch of the `current` symlink: quakes.mbtiles, quakes.pmtiles, \
         geojson/z{z}.geojson.gz, quakes.sqlite, timeline.json, style.json (with the basemap it \
         draws, land.geojson and plate-boundaries.geojson, unless --basemap none), manifest.json, \
-        preview.html, and deltas/ from the older versions kept (see the README, "Updating an \
-        app by delta"). When nothing changed since the current bundle, no version is made.
+        preview.html, and deltas/ from the older versions kept (see docs/bundle.md and \
+        docs/deltas.md). When nothing changed since the current bundle, no version is made.
 
         Below --max-zoom each zoom draws the biggest quake of every 32-pixel neighbourhood and \
         enough others that every quake is within 12 pixels of a drawn one (--thinning spacing; \

@@ -16,7 +16,7 @@ struct PullCommand: AsyncParsableCommand {
         Every download is checked (size, sha256) and resumes where a killed or cut one \
         stopped; the new version is switched in with one rename, so DIR/current always holds \
         a whole version. A delta that fails a check is refused with the reason and the version \
-        is downloaded whole instead. See the README, "Keeping an app's bundle current".
+        is downloaded whole instead. See docs/guide/pull.md and docs/bundlekit.md.
 
         Exit codes: 0 current or updated; 1 refused (the reason is printed: a malformed or \
         hostile publication, a file that fails its checks); 64 bad command line; 75 the source \

@@ -18,6 +18,17 @@ import TestSupport
         /// A word both the client and apply-delta.py put in their reason.
         let reason: String
 
+        /// This case's delta, made in `directory` from the bundle `next`'s own delta from
+        /// `base`: its name in the bundle (`deltas/<base>.<ext>`) and the file.
+        func delta(from next: URL, base: String, in directory: URL) throws -> (name: String, file: URL) {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let name = "deltas/\(base).\(file)"
+            let delta = directory.appendingPathComponent("delta.\(file)")
+            try FileManager.default.copyItem(at: next.appendingPathComponent(name), to: delta)
+            try edit(delta, directory)
+            return (name, delta)
+        }
+
         /// A case made by running `sql` in the delta file.
         static func sql(_ name: String, file: String = "sqlite", _ sql: String, reason: String) -> Case {
             Case(name: name, file: file, edit: { delta, _ in try HostileDeltaTests.sql(delta, sql) }, reason: reason)
@@ -62,11 +73,7 @@ import TestSupport
 
         for (n, hostile) in Self.cases.enumerated() {
             let caseDir = dir.path("case-\(n)")
-            try FileManager.default.createDirectory(at: caseDir, withIntermediateDirectories: true)
-            let deltaName = "deltas/\(versions.versions[0]).\(hostile.file)"
-            let deltaFile = caseDir.appendingPathComponent("delta.\(hostile.file)")
-            try FileManager.default.copyItem(at: v2.appendingPathComponent(deltaName), to: deltaFile)
-            try hostile.edit(deltaFile, caseDir)
+            let (deltaName, deltaFile) = try hostile.delta(from: v2, base: versions.versions[0], in: caseDir)
 
             // The client: refused with the reason, the version downloaded whole, exactly.
             let publication = try TestPublication(at: caseDir.appendingPathComponent("publication"))
@@ -128,7 +135,7 @@ import TestSupport
     }
 }
 
-/// The app database's `events` columns, in order (README, "Updating an app by delta").
+/// The app database's `events` columns, in order (docs/bundle.md; docs/deltas.md).
 enum StoreColumnsList {
     static let names = ["id", "ids", "sources", "types", "time", "updated", "longitude", "latitude", "depth_km", "mag", "mag_type",
                         "place", "status", "event_type", "net", "code", "felt", "cdi", "mmi", "alert", "tsunami", "sig", "nst",

@@ -73,7 +73,7 @@ import TestSupport
             ("its format is 2", spoiled { $0.format = 2 }),
             ("names no quakes.sqlite", spoiled { $0.files.removeAll { $0.name == "quakes.sqlite" } }),
             ("name a file twice", spoiled { $0.files.append($0.files[style]) }),
-            ("more than the 1000 allowed", spoiled { p in p.files += (0..<1_000).map { PublishedFile(name: "x\($0)", key: "x\($0)", bytes: 1, sha256: String(repeating: "0", count: 64)) } }),
+            ("more than the 20000 allowed", spoiled { p in p.files += (0..<20_000).map { PublishedFile(name: "x\($0)", key: "x\($0)", bytes: 1, sha256: String(repeating: "0", count: 64)) } }),
         ]
         for (reason, pointer) in cases {
             try setup.publication.write(pointer)
@@ -82,7 +82,7 @@ import TestSupport
             #expect(try setup.state() == before, "\(reason): something changed")
         }
         for (reason, bytes) in [("not a pointer this library reads", Data("{\"format\": 1".utf8)),
-                                ("more than 1048576 bytes", Data(repeating: 0x20, count: 2 << 20))] {
+                                ("more than 8388608 bytes", Data(repeating: 0x20, count: 9 << 20))] {
             try bytes.write(to: setup.publication.root.appendingPathComponent("current.json"))
             let refusal = try await setup.refusal()
             #expect(refusal.kind == .refused && refusal.message.contains(reason), "\(reason): \(refusal)")

@@ -128,6 +128,34 @@ import TestSupport
         }
     }
 
+    /// A publication of a bundle with thousands of quakes' details (the pointer names each
+    /// `details/<id>.json`, as `publish` does: a thousand or so on the real catalog) is read: the
+    /// app's selection leaves them on the server, a mirror takes them.
+    @Test func aPointerNamingThousandsOfDetailsFilesIsRead() async throws {
+        let dir = TemporaryDirectory("client-many")
+        let versions = try await ExportedVersions(in: dir.url)
+        let publication = try TestPublication(at: dir.path("publication"))
+        var pointer = try publication.publish(versions.directories)
+        let summary = dir.path("summary.json")
+        try Data(#"{"id":"x"}"#.utf8).write(to: summary)
+        let object = try publication.put(summary, name: "details/x.json")
+        pointer.files += (0..<5_000).map { i in
+            var file = object
+            file.name = "details/qb\(i).json"
+            return file
+        }
+        try publication.write(pointer)
+        #expect(try Data(contentsOf: publication.root.appendingPathComponent(PublishedPointer.key)).count > 1 << 20)
+
+        let app = try await BundleClient(source: publication.root, directory: dir.path("app")).update()
+        #expect(app.way == .full, "\(app)")
+        let comparison = try await BundleWitness.compare(dir.path("app/current"), versions.directories[0])
+        #expect(comparison.mismatches == 0 && !FileManager.default.fileExists(atPath: dir.path("app/current/details/qb0.json").path), "\(comparison)")
+        let mirror = try await BundleClient(source: publication.root, directory: dir.path("mirror"), files: .all).update()
+        #expect(mirror.way == .full, "\(mirror)")
+        #expect(try Data(contentsOf: dir.path("mirror/current/details/qb4999.json")) == Data(#"{"id":"x"}"#.utf8))
+    }
+
     /// A first version exported and published, and a client that installed it.
     private func installed(_ label: String) async throws -> (TemporaryDirectory, ExportedVersions, TestPublication, BundleClient) {
         let dir = TemporaryDirectory(label)

@@ -32,7 +32,7 @@ import TestSupport
         let credit = "Plate boundaries: Bird (2003), PB2002; conversion by Ahlenius/Nordpil, ODC-By 1.0"
         #expect(sources["plates"]?["attribution"] as? String == credit)
         #expect((sources["land"]?["attribution"] as? String)?.contains("Natural Earth") == true)
-        for readme in ["README.md", "data/basemap/README.md"] {
+        for readme in ["README.md", "docs/bundle.md", "data/basemap/README.md"] {
             #expect(try String(contentsOf: TestData.projectRoot.appendingPathComponent(readme), encoding: .utf8).contains(credit), "\(readme) carries the credit")
         }
         let preview = try String(contentsOf: bundle.appendingPathComponent("preview.html"), encoding: .utf8)

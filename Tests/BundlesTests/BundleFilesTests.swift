@@ -153,16 +153,16 @@ import TestSupport
         #expect(!text.contains(String(ISOTime.format(milliseconds: Int64(Date().timeIntervalSince1970 * 1000)).prefix(10))))
     }
 
-    /// Issue 18.4: what an app downloads is what it needs, each file named in the README; what
+    /// Issue 18.4: what an app downloads is what it needs, each file named in docs/bundle.md; what
     /// the next export needs (the event cache, the export state, the published files' stamps)
     /// stays in `--out/.export-cache`.
     @Test func theBundleHoldsOnlyTheAppsFilesEachDocumented() throws {
         let names = Set(try ExportHelpers.files(bundle.directory).keys.map { $0.hasPrefix("geojson/") ? "geojson/z{z}.geojson.gz" : $0 })
         #expect(names == ["geojson/z{z}.geojson.gz", "land.geojson", "manifest.json", "plate-boundaries.geojson", "preview.html",
                           "quakes.mbtiles", "quakes.pmtiles", "quakes.sqlite", "style.json", "timeline.json"])
-        let readme = try String(contentsOf: TestData.projectRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let page = try String(contentsOf: TestData.projectRoot.appendingPathComponent("docs/bundle.md"), encoding: .utf8)
         for name in names.union(["recent.geojson", "deltas/<N's bundle_version>.mbtiles", "deltas/<N's bundle_version>.sqlite"]) {
-            #expect(readme.contains("`\(name)`"), "README.md names \(name)")
+            #expect(page.contains("`\(name)`"), "docs/bundle.md names \(name)")
         }
         let cache = bundle.directory.deletingLastPathComponent().appendingPathComponent(".export-cache")
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache.path).sorted() == ["events.bin", "export-state.bin", "published-files.txt"])

@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// Issue 18: each new bundle version carries deltas from the versions kept before it, and
-/// an app applying them with Python's sqlite3 alone (docs/apply-delta.py, the README's SQL)
+/// an app applying them with Python's sqlite3 alone (docs/apply-delta.py, the SQL of docs/deltas.md)
 /// gets the new version's tiles and rows exactly, directly or along a chain.
 @Suite struct DeltaTests {
     struct Step: Decodable {

@@ -4,7 +4,7 @@ import QuakeCatalog
 import QuakeStore
 import TestSupport
 
-/// A store for export tests: the contract's `events` table (docs/ARCHITECTURE.md),
+/// A store for export tests: the contract's `events` table (docs/store.md),
 /// filled from real sample files, without SpatiaLite (export reads plain columns).
 /// Events can be changed, added and deleted to drive incremental exports.
 final class TestStore: @unchecked Sendable {

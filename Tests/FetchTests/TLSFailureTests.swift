@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// A certificate that does not verify is a configuration problem (issue 13): exit 1 with a
-/// clear message, not 75, which the README's systemd unit treats as "try again later".
+/// clear message, not 75, which the systemd unit of docs/cron.md treats as "try again later".
 /// The server is a real TLS server, `openssl s_server`, with a self-signed certificate.
 @Suite struct TLSFailureTests {
     @Test func anUntrustedCertificateIsExit1WithAClearMessage() async throws {

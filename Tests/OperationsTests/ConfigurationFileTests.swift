@@ -161,10 +161,11 @@ import TestSupport
         }
     }
 
-    @Test func theReadmeSampleIsValid() throws {
-        let readme = try String(contentsOf: TestData.projectRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
-        let c = try ConfigurationFile.parse(block, source: "README.md")
+    /// The sample on the guide page of `bake`.
+    @Test func theDocumentedSampleIsValid() throws {
+        let page = try String(contentsOf: TestData.projectRoot.appendingPathComponent("docs/guide/bake.md"), encoding: .utf8)
+        let block = try #require(page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
+        let c = try ConfigurationFile.parse(block, source: "docs/guide/bake.md")
         #expect(c.selection.start == ISOTime.parse("2020-01-01") && c.selection.minMagnitude == 2.5)
         #expect(c.out?.path == "/srv/quakes" && c.export.thinning.magnitudeFloors.description == "0:6,3:5,5:4")
         #expect(c.export.recentDays == .days(30))

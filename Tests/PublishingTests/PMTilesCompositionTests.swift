@@ -31,6 +31,11 @@ import TestSupport
         let size = try FileManager.default.attributesOfItem(atPath: bundle1.appendingPathComponent("quakes.pmtiles").path)[.size] as? Int ?? 0
         try #require(size > 6 << 20, "the bundle's PMTiles is \(size) bytes: too small to need parts")
 
+        // A mirror of every published file, pulled as an app pulls (QuakeBundleKit, every object checked).
+        let mirror = directory.path("mirror")
+        let installed = try await QuakeBakeCLI.run(["pull", "--from", publicURL.absoluteString, "--to", mirror.path, "--all-files"])
+        #expect(installed.status == 0 && installed.standardError.contains("downloaded whole"), "\(installed.standardError)")
+
         for step in 1...2 {
             // As between two cron runs: the 1,000 newest quakes revised (in the recent layer, apart
             // from the tiles), and a few older ones whose magnitude changed (their tiles change).
@@ -57,6 +62,19 @@ import TestSupport
             let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
             #expect(report["different"] as? Int == 0 && report["missing"] as? Int == 0 && report["extra"] as? Int == 0, "step \(step): \(report)")
             #expect(report["clustered"] as? Bool == false, "step \(step): \(report)")
+
+            // The mirror by deltas: the objects that rode in the PMTiles upload and were copied out
+            // of it in the store come whole, and each file but the two the deltas bring up, the
+            // PMTiles object and the style (rewritten for --public-url: the published one) is the
+            // bundle's own, byte for byte.
+            let riders = run.standardError.components(separatedBy: " other objects riding in it").first?.split(separator: "(").last.flatMap { Int($0) } ?? 0
+            #expect(riders > 0, "step \(step): \(run.standardError)")
+            let pulled = try await QuakeBakeCLI.run(["pull", "--from", publicURL.absoluteString, "--to", mirror.path, "--all-files"])
+            #expect(pulled.status == 0 && pulled.standardError.contains("by deltas"), "step \(step): \(pulled.standardError)")
+            for file in try PublishFlowTests.manifestPaths(bundle) where !file.hasPrefix("deltas/") && !["quakes.sqlite", "quakes.mbtiles", "quakes.pmtiles"].contains(file) {
+                let expected = file == "style.json" ? pointer.files.first { $0.name == file }?.sha256 : try SHA256.hex(fileAt: bundle.appendingPathComponent(file))
+                #expect(try SHA256.hex(fileAt: mirror.appendingPathComponent("current/\(file)")) == expected, "step \(step): \(file)")
+            }
 
             let status = try await QuakeBakeCLI.run(["status", "--json", "--workspace", workspace.path])
             let summary = try #require(((try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])?["publish"]

@@ -46,6 +46,8 @@ class Handler(BaseHTTPRequestHandler):
                 self.serve_file(requested, entry)
             else:
                 self.forward(requested, entry)
+        except (BrokenPipeError, ConnectionResetError):  # the client went away (a pull killed): not the server's fault
+            self.close_connection = True
         finally:
             log(entry)
 

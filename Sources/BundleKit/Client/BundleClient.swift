@@ -1,7 +1,7 @@
 import Foundation
 
-/// Keeps a local copy of a published quake-bake bundle current (docs/publishing.md; README,
-/// "Keeping an app's bundle current").
+/// Keeps a local copy of a published quake-bake bundle current (docs/publishing.md;
+/// docs/bundlekit.md).
 ///
 /// ```swift
 /// let client = BundleClient(source: URL(string: "https://cdn.example.com/quakes/")!,

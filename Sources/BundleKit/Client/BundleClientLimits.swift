@@ -3,12 +3,15 @@ import Foundation
 /// The bounds a ``BundleClient`` holds everything it reads from a publication to: a pointer or a
 /// file past them is refused before it is used, whatever the publication says.
 public struct BundleClientLimits: Sendable, Equatable {
-    /// The most bytes `current.json` may have (a real one has a few KB).
-    public var pointerBytes: Int = 1 << 20
+    /// The most bytes `current.json` may have (a real one has a few KB, about 250 bytes more for
+    /// each quake with details: the pointer names every `details/<id>.json` of the bundle).
+    public var pointerBytes: Int = 8 << 20
     /// The most bytes one file may have, as stored and once decoded.
     public var fileBytes: Int64 = 16 << 30
-    /// The most files a pointer may name in ``PublishedPointer/files`` and in each delta chain.
-    public var files: Int = 1_000
+    /// The most files a pointer may name in ``PublishedPointer/files`` and in each delta chain
+    /// (a bundle has some twenty files, and one `details/<id>.json` per quake with details:
+    /// every significant quake of the catalog by default, more with `fetch --details all`).
+    public var files: Int = 20_000
     /// The most delta chains a pointer may hold (one per older version).
     public var deltaChains: Int = 1_000
     /// The most steps one delta chain may have.

@@ -15,10 +15,13 @@ public struct BundleFileSelection: Sendable {
 
     /// What a map app reads: every file but those only a web client needs. The app draws the
     /// tiles from `quakes.mbtiles` (MapLibre Native: `mbtiles:///…/current/quakes.mbtiles`)
-    /// and the recent layer from `quakes.sqlite`, so `quakes.pmtiles` (which changes as a whole
-    /// with any tile), `recent.geojson`, the GeoJSON zooms and `preview.html` stay on the server.
+    /// and the recent layer from `quakes.sqlite`, and reads a quake's details from its `details`
+    /// table (``QuakeBundle/details(featureID:)``), so `quakes.pmtiles` (which changes as a whole
+    /// with any tile), `recent.geojson`, the GeoJSON zooms, `preview.html` and the
+    /// `details/<id>.json` files (one per quake with details, for `serve` and web clients) stay
+    /// on the server.
     public static let app = BundleFileSelection { name in
-        !webOnly.contains(name) && !name.hasPrefix("geojson/")
+        !webOnly.contains(name) && !webOnlyFolders.contains { name.hasPrefix($0) }
     }
 
     /// Every file the pointer names (a mirror of the publication for web clients too).
@@ -26,4 +29,6 @@ public struct BundleFileSelection: Sendable {
 
     /// The files only a web client reads.
     public static let webOnly: Set<String> = ["quakes.pmtiles", "recent.geojson", "preview.html"]
+    /// The folders whose files only a web client (or `serve`) reads.
+    public static let webOnlyFolders = ["geojson/", "details/"]
 }

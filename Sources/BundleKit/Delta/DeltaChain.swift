@@ -1,5 +1,5 @@
 /// A delta chain of the pointer, as the steps it takes: for each step from version N to N+1,
-/// the `.mbtiles` and the `.sqlite` delta files (README, "Updating an app by delta").
+/// the `.mbtiles` and the `.sqlite` delta files (docs/deltas.md).
 struct DeltaChain {
     /// One step: the delta of each synced file, by its file name (`quakes.mbtiles`, `quakes.sqlite`).
     struct Step {

@@ -97,7 +97,7 @@ public struct Quake: Sendable, Equatable {
     }
 }
 
-/// Everything the app database holds of one quake (its `events` row, README "export").
+/// Everything the app database holds of one quake (its `events` row, docs/bundle.md).
 public struct QuakeDetails: Sendable, Equatable {
     /// The quake as the map shows it.
     public let quake: Quake

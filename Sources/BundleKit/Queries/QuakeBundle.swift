@@ -1,7 +1,7 @@
 import Foundation
 
-/// One bundle version, opened for the queries a map app makes (README, "Keeping an app's bundle
-/// current"): the biggest quakes in a map rectangle and time window, one quake's details by the
+/// One bundle version, opened for the queries a map app makes (docs/bundlekit.md,
+/// "The queries"): the biggest quakes in a map rectangle and time window, one quake's details by the
 /// feature id a tapped tile feature carries, the recent layer, and the timeline of a rectangle.
 ///
 /// Opening resolves `current` once: the bundle stays on the version it opened (its files are

@@ -1,5 +1,5 @@
-/// The bundle's two SQLite files and their deltas as this library expects them (README,
-/// "Updating an app by delta"), declared once: the schema checks, the SQL that applies a delta
+/// The bundle's two SQLite files and their deltas as this library expects them
+/// (docs/bundle.md, docs/deltas.md), declared once: the schema checks, the SQL that applies a delta
 /// and the queries are all made from these declarations, never from what a file says of itself.
 ///
 /// A table added to the format is one ``SyncedTable`` entry in ``appDatabase`` or ``tiles``

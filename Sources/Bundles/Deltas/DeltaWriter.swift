@@ -23,7 +23,7 @@ import QuakeTiles
 /// `quakes.sqlite` is N (its `info` names its `bundle_version`) and that the two files belong
 /// together.
 ///
-/// Applying them (README, "Updating an app by delta"; docs/apply-delta.py) gives the new
+/// Applying them (docs/deltas.md; docs/apply-delta.py) gives the new
 /// version's tiles and rows exactly. Made with SQL over both versions' files: tiles compared
 /// by their bytes, rows by the event and version they hold; from the version the app database
 /// was patched from, only the rows the patch touched. The export writes the tiles deltas

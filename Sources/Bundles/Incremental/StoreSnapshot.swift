@@ -37,7 +37,7 @@ struct StoreSnapshot: Sendable {
 /// The key of a store row: a hash of its id and its `updated`.
 ///
 /// The store keeps one row per id and replaces it only with a version whose `updated` is
-/// strictly greater (the version rule, docs/ARCHITECTURE.md), so a row whose id and
+/// strictly greater (the version rule, docs/store.md), so a row whose id and
 /// `updated` are unchanged holds the same content: an export that knows the keys of the
 /// rows it read needs to read again only the rows whose key it does not know.
 enum RowKey {

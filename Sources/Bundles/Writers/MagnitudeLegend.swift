@@ -1,5 +1,5 @@
-/// The magnitude classes every picture of a bundle uses: `style.json`, `preview.html` and the
-/// README's legend draw quakes in these colours.
+/// The magnitude classes every picture of a bundle uses: `style.json`, `preview.html` and
+/// `serve`'s legend draw quakes in these colours.
 enum MagnitudeLegend {
     /// One class: magnitudes from `from` (inclusive) up to the next class's `from`.
     struct Band {
