@@ -203,3 +203,17 @@ if Context.environment["QUAKE_BAKE_FUZZ"] != nil {
         .executableTarget(name: "fuzz-style", dependencies: ["QuakeBundles", "QuakeCommon"], path: "Fuzz/style"),
     ]
 }
+
+// The pipeline's modules are compiled optimised in debug builds too: the tests run its stages
+// thousands of times (the replay alone bakes 124 times), and unoptimised Swift (generic code
+// through witness tables, every retain and release) made the replay's bakes take twice the CPU
+// of a release build's, and most of the suite's time went there (BENCHMARKS.md, "test loop").
+// QuakeBundleKit, the library apps add, keeps SwiftPM's defaults (a product with unsafe flags
+// cannot be a dependency).
+let optimisedInDebug: Set<String> = [
+    "QuakeCommon", "QuakeSQLite", "QuakeHTTP", "QuakeCatalog", "QuakeFetch", "QuakeStore", "QuakeTiles", "QuakeBundles",
+    "QuakePublish", "QuakeOperations", "QuakeServe", "quake-bake", "USGSStandIn", "usgs-stand-in", "QuakeSynthetic",
+]
+for target in package.targets where optimisedInDebug.contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+}

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// The quake's panel with its details (issue 47), as a person sees it in headless Chromium: in
 /// `preview.html` opened from disk and in `quake-bake serve`. The bundle is baked from the
 /// recorded quakes (data/detail) served by the stand-in.
-@Suite(.serialized) struct DetailPanelTests {
+@Suite(.serialized, .tags(.renderer), .unlessSkipped(.renderer)) struct DetailPanelTests {
     /// A workspace baked from the recorded quakes and their details; the bundle is `ws/bundles/current`.
     /// With `injecting`, Bougainville's tectonic summary starts with markup written as text (`&lt;img …&gt;`),
     /// which is `<img …>` once the HTML is read: it must show as those characters, never become an element.

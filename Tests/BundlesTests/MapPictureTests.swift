@@ -10,7 +10,7 @@ import TestSupport
 /// by the quakes' true number (a render with the weight 1 differs where many quakes share a
 /// cell, and only there); and its `preview.html` draws the same layers. One picture at a time
 /// (each a renderer or a browser of its own, beside the rest of the suite on two cores).
-@Suite(.serialized) struct MapPictureTests {
+@Suite(.serialized, .tags(.renderer), .unlessSkipped(.renderer)) struct MapPictureTests {
     /// A map view as `render_style.py` draws it: 800 × 600 pixels around (lon, lat) at `zoom`
     /// (or as the browser witness shows a page, 1400 × 900).
     struct View {

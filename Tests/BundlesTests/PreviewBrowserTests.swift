@@ -6,7 +6,7 @@ import TestSupport
 /// person would (issue 15): a map with land, framed by the URL hash, that says how many
 /// quakes it draws in the view: many over Japan, next to none over central Brazil, and no
 /// script errors.
-@Suite struct PreviewBrowserTests {
+@Suite(.tags(.renderer), .unlessSkipped(.renderer)) struct PreviewBrowserTests {
     struct Picture: Decodable {
         let land: Int
         let quake: Int

@@ -219,7 +219,7 @@ import TestSupport
 
     /// MapLibre Native (the `mapli` witness) draws the recent layer from `recent.geojson` with the
     /// bundle's own style: its quakes alone make quake pixels around the Pacific, none over Brazil.
-    @Test func theStyleDrawsTheRecentLayerInMapLibreNative() async throws {
+    @Test(.tags(.renderer), .unlessSkipped(.renderer)) func theStyleDrawsTheRecentLayerInMapLibreNative() async throws {
         let directory = TemporaryDirectory("recent-style")
         let root = directory.path("ws").path
         _ = try await QuakeBakeCLI.run(["index", "--workspace", root, "--quiet", "--from", TestData.usgs("query-m6-1973-2023.csv.gz").path]).checked()

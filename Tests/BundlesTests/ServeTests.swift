@@ -12,7 +12,7 @@ import FoundationNetworking
 @Suite struct ServeTests {
     struct View: Decodable { let quake: Int }
 
-    @Test func servesTheBundleForAMapInABrowser() async throws {
+    @Test(.tags(.renderer), .unlessSkipped(.renderer)) func servesTheBundleForAMapInABrowser() async throws {
         let directory = TemporaryDirectory("serve")
         let root = try await Self.exportedWorkspace(in: directory, [])
 

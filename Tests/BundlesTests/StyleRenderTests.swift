@@ -5,7 +5,7 @@ import TestSupport
 /// The bundle's `style.json` draws its tiles in MapLibre Native, the renderer of iOS and
 /// Android map apps (the `mapli` witness), offline, and the picture shows where quakes are:
 /// many quake pixels over Japan at zoom 5, next to none over central Brazil (issue 14).
-@Suite struct StyleRenderTests {
+@Suite(.tags(.renderer), .unlessSkipped(.renderer)) struct StyleRenderTests {
     struct View: Decodable {
         let quake: Int
         let background: Int

@@ -9,7 +9,7 @@ import TestSupport
 /// Three trials in the regular suite; `Scripts/chaos 100` runs a hundred (`QUAKE_BAKE_CHAOS_TRIALS`)
 /// and prints the figures. The moments of the kills come from a seed, printed with the figures
 /// (`QUAKE_BAKE_CHAOS_SEED` replays a run's choices; by default a new one each run).
-@Suite(.serialized) struct ChaosTests {
+@Suite(.serialized, .tags(.chaos), .unlessSkipped(.chaos)) struct ChaosTests {
     static let stages = ["fetch", "index", "export", "switch"]
 
     @Test func killedBakesLeaveNothingCorruptOrLost() async throws {
