@@ -47,7 +47,7 @@ enum PreviewMapScript {
           if (close) ctx.closePath();
         }
         function drawMapLayers(width, height) {
-          const z = view.zoom, w = worldSize(z), shifts = w < width * 2 ? [-w, 0, w] : [0];
+          const z = view.zoom, w = worldSize(z), shifts = worldShifts(width);
           const land = mapLayer("land"), plates = mapLayer("plate-boundaries"), heat = mapLayer("heat");
           if (land && data.map.land) {
             ctx.fillStyle = evaluate(land.paint["fill-color"], { zoom: z }); ctx.strokeStyle = evaluate(land.paint["fill-outline-color"], { zoom: z });

@@ -96,6 +96,11 @@ enum PreviewPage {
           return (0.5 - Math.log((1 + s) / (1 - s)) / (4 * Math.PI)) * w;
         };
         const unprojectY = (y, w) => (Math.atan(Math.sinh(Math.PI * (1 - 2 * y / w))) * 180 / Math.PI);
+        // The horizontal shifts of the copies of the world a view `width` pixels wide shows.
+        function worldShifts(width) {
+          const w = worldSize(view.zoom);
+          return w < width * 2 ? [-w, 0, w] : [0];
+        }
         function toScreen(lon, lat) {
           const w = worldSize(view.zoom), width = canvas.clientWidth, height = canvas.clientHeight;
           let dx = projectX(lon, w) - projectX(view.lon, w);
@@ -151,37 +156,47 @@ enum PreviewPage {
           const layer = layerFor(view.zoom), limit = until();
           document.getElementById("until").textContent = "up to " + new Date(limit * 1000).toISOString().slice(0, 10);
           drawn = []; drawnClusters = [];
+          // Every copy of the world in view, as the map layers are drawn.
+          const shifts = worldShifts(width);
+          const shown = new Set();
           if (layer) {
             // Summaries: soft glows under the quakes, as style.json draws them (circle-blur 1).
             for (const c of layer.clusters) {
               if (c[4] > limit) continue;
-              const [x, y] = toScreen(c[0], c[1]);
+              const [x0, y] = toScreen(c[0], c[1]);
               const r = 8 + 28 * Math.log(c[2]) / 12;
-              if (x < -r || y < -r || x > width + r || y > height + r) continue;
-              const glow = ctx.createRadialGradient(x, y, 0, x, y, r);
-              glow.addColorStop(0, data.legend.cluster); glow.addColorStop(1, data.legend.cluster + "00");
-              ctx.fillStyle = glow; ctx.globalAlpha = 0.55;
-              ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
-              drawnClusters.push([x, y, r, c]);
+              for (const shift of shifts) {
+                const x = x0 + shift;
+                if (x < -r || y < -r || x > width + r || y > height + r) continue;
+                const glow = ctx.createRadialGradient(x, y, 0, x, y, r);
+                glow.addColorStop(0, data.legend.cluster); glow.addColorStop(1, data.legend.cluster + "00");
+                ctx.fillStyle = glow; ctx.globalAlpha = 0.55;
+                ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill();
+                drawnClusters.push([x, y, r, c]);
+              }
             }
             ctx.globalAlpha = 0.85; ctx.strokeStyle = data.legend.background; ctx.lineWidth = 0.5;
             // Biggest last, so on top.
             const events = layer.events.map(i => data.ev[i]).filter(e => e[3] <= limit).sort((a, b) => (a[2] ?? -99) - (b[2] ?? -99));
             for (const e of events) {
-              const [x, y] = toScreen(e[0], e[1]), r = radius(e[2]);
-              if (x < -r || y < -r || x > width + r || y > height + r) continue;
-              ctx.fillStyle = colour(e[2]);
-              // The recent layer's quakes (--recent-days) ringed in white, as style.json draws them.
-              const recent = data.recentSince !== null && e[3] >= data.recentSince;
-              ctx.strokeStyle = recent ? "#f8fafc" : data.legend.background; ctx.lineWidth = recent ? 1 : 0.5;
-              ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
-              drawn.push([x, y, r, e]);
+              const [x0, y] = toScreen(e[0], e[1]), r = radius(e[2]);
+              for (const shift of shifts) {
+                const x = x0 + shift;
+                if (x < -r || y < -r || x > width + r || y > height + r) continue;
+                ctx.fillStyle = colour(e[2]);
+                // The recent layer's quakes (--recent-days) ringed in white, as style.json draws them.
+                const recent = data.recentSince !== null && e[3] >= data.recentSince;
+                ctx.strokeStyle = recent ? "#f8fafc" : data.legend.background; ctx.lineWidth = recent ? 1 : 0.5;
+                ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.fill(); ctx.stroke();
+                drawn.push([x, y, r, e]);
+                shown.add(e);
+              }
             }
             ctx.globalAlpha = 1;
           }
           if (stations.length) QuakeDetails.drawStations(ctx, toScreen, stations);
-          document.body.dataset.inView = String(drawn.length);
-          document.getElementById("count").textContent = `${drawn.length.toLocaleString()} quakes in view · ${data.events.toLocaleString()} in the bundle`
+          document.body.dataset.inView = String(shown.size);
+          document.getElementById("count").textContent = `${shown.size.toLocaleString()} quakes in view · ${data.events.toLocaleString()} in the bundle`
             + (layer ? ` · preview zoom ${layer.zoom}` : " · no zoom is small enough to preview");
         }
 
