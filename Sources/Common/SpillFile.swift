@@ -83,6 +83,9 @@ public final class SpillFile: @unchecked Sendable {
         return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32).self)
     }()
 
+    /// Bytes of the file handed out and not freed: what the arrays kept in it take.
+    public var liveBytes: Int { lock.withLock { live } }
+
     /// Drops every page of the file from the process's memory (they stay in the page cache and
     /// on disk, and come back when read), unless the file is small enough to stay whole. Safe
     /// while other threads read or write the columns.

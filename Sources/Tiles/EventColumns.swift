@@ -126,6 +126,12 @@ struct IntegerColumn: Sendable {
 /// distinct values, 32 bits from then on. A place name repeats: 107,619 distinct among the
 /// 440,633 events of 2022–2026, 102,086 among 3,000,000 synthetic ones (where the text took
 /// 32 bytes an event with its end offset, the codes take 4).
+///
+/// The distinct values are one byte pool with their end offsets, in the table's spill file
+/// like the codes: a catalog's real place names ("37 km SSW of Ridgecrest, CA") are distinct
+/// by the hundred thousand, and an array per value cost some 100 bytes of heap each. The
+/// hash table that finds a value's code is only needed while events are appended, and is
+/// let go of once the table is read (`dropLookup`; made again by the next append).
 struct CategoryColumn: Sendable {
     private static let narrowLimit = Int(UInt16.max)
     /// The codes while they fit 16 bits (empty once `isWide`).
@@ -133,8 +139,10 @@ struct CategoryColumn: Sendable {
     /// The codes once a value needed code 65,536 or beyond.
     private(set) var wide: SpillableArray<UInt32>
     private(set) var isWide = false
-    /// The distinct values; code c names `values[c - 1]`.
-    private(set) var values: [SpillableArray<UInt8>] = []
+    /// The distinct values, end to end; code c names the bytes from `valueEnds[c - 2]` (0 for
+    /// c = 1) to `valueEnds[c - 1]`.
+    private(set) var valuePool: SpillableArray<UInt8>
+    private(set) var valueEnds: SpillableArray<UInt32>
     /// The codes by the hash of their text (open addressing, 0 = free; built on first append).
     private var slots: [UInt32] = []
     private var lastCode: UInt32 = 0
@@ -142,18 +150,29 @@ struct CategoryColumn: Sendable {
     init(spill: SpillFile?) {
         narrow = SpillableArray(spill: spill)
         wide = SpillableArray(spill: spill)
+        valuePool = SpillableArray(spill: spill)
+        valueEnds = SpillableArray(spill: spill)
     }
 
-    /// A column of `codes` into `values` (code 0 = NULL).
-    init(narrow: SpillableArray<UInt16>, wide: SpillableArray<UInt32>?, values: [SpillableArray<UInt8>]) {
+    /// A column of `codes` into the values of `valuePool` ending at `valueEnds` (code 0 = NULL).
+    init(narrow: SpillableArray<UInt16>, wide: SpillableArray<UInt32>?, valuePool: SpillableArray<UInt8>, valueEnds: SpillableArray<UInt32>) {
         self.narrow = narrow
         self.wide = wide ?? SpillableArray(spill: narrow.spill)
         isWide = wide != nil
-        self.values = values
+        self.valuePool = valuePool
+        self.valueEnds = valueEnds
     }
 
     /// Number of events.
     var count: Int { isWide ? wide.count : narrow.count }
+
+    /// Number of distinct values (the highest code).
+    var valueCount: Int { valueEnds.count }
+
+    /// The text of code `code` (1…`valueCount`), in place.
+    func value(_ code: Int) -> TextBytes {
+        valuePool[(code == 1 ? 0 : Int(valueEnds[code - 2]))..<Int(valueEnds[code - 1])]
+    }
 
     /// The code of event `i`: equal codes, equal text; 0 for NULL.
     @inline(__always)
@@ -161,34 +180,41 @@ struct CategoryColumn: Sendable {
 
     mutating func append(_ bytes: UnsafeRawBufferPointer?) {
         guard let bytes else { return appendCode(0) }
-        if lastCode == 0 || !values[Int(lastCode) - 1].withUnsafeBytes({ Self.same($0, bytes) }) { lastCode = code(of: bytes) }
+        if lastCode == 0 || !same(Int(lastCode), bytes) { lastCode = code(of: bytes) }
         appendCode(lastCode)
+    }
+
+    /// Lets go of the hash table of the values (a later append makes it again).
+    mutating func dropLookup() {
+        slots = []
+        valuePool.shrinkToFit()
     }
 
     /// The code of `bytes`, a new one when the text is new. (A hash table over the values
     /// themselves: a dictionary keyed by byte arrays made an array per event to look one up.)
     private mutating func code(of bytes: UnsafeRawBufferPointer) -> UInt32 {
-        if slots.count < 2 * values.count + 16 { rehash() }
+        if slots.count < 2 * valueCount + 16 { rehash() }
         let mask = slots.count - 1
         var i = Int(truncatingIfNeeded: TextHash.of(bytes)) & mask
         while slots[i] != 0 {
-            if values[Int(slots[i]) - 1].withUnsafeBytes({ Self.same($0, bytes) }) { return slots[i] }
+            if same(Int(slots[i]), bytes) { return slots[i] }
             i = (i + 1) & mask
         }
-        values.append(SpillableArray(bytes.bindMemory(to: UInt8.self)))
-        slots[i] = UInt32(values.count)
+        valuePool.append(contentsOf: bytes.bindMemory(to: UInt8.self))
+        valueEnds.append(UInt32(valuePool.count))
+        slots[i] = UInt32(valueCount)
         return slots[i]
     }
 
     /// Makes the table four times the room the values take, at least, and puts every code in it.
     private mutating func rehash() {
         var size = 64
-        while size < 4 * values.count + 32 { size *= 2 }
+        while size < 4 * valueCount + 32 { size *= 2 }
         slots = [UInt32](repeating: 0, count: size)
-        for (index, value) in values.enumerated() {
-            var i = value.withUnsafeBytes { Int(truncatingIfNeeded: TextHash.of($0)) } & (size - 1)
+        for code in stride(from: 1, through: valueCount, by: 1) {
+            var i = value(code).withUnsafeBytes { Int(truncatingIfNeeded: TextHash.of($0)) } & (size - 1)
             while slots[i] != 0 { i = (i + 1) & (size - 1) }
-            slots[i] = UInt32(index + 1)
+            slots[i] = UInt32(code)
         }
     }
 
@@ -217,14 +243,17 @@ struct CategoryColumn: Sendable {
         lastCode = 0
     }
 
-    private static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
-        guard a.count == b.count else { return false }
-        guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }
-        return memcmp(pa, pb, a.count) == 0
+    /// Whether the text of code `code` is `bytes`.
+    private func same(_ code: Int, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        value(code).withUnsafeBytes { a in
+            guard a.count == bytes.count else { return false }
+            guard let pa = a.baseAddress, let pb = bytes.baseAddress else { return true }
+            return memcmp(pa, pb, a.count) == 0
+        }
     }
 
     subscript(i: Int) -> TextBytes? {
         let code = code(i)
-        return code == 0 ? nil : values[Int(code) - 1][...]
+        return code == 0 ? nil : value(Int(code))
     }
 }

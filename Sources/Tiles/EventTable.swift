@@ -114,10 +114,12 @@ public struct EventTable: Sendable {
         for i in integers.indices { integers[i].reserveCapacity(events) }
     }
 
-    /// Drops spare capacity of the text pools once every event is in.
+    /// Drops spare capacity of the text pools, and the categories' lookup tables, once every
+    /// event is in (appending more still works: it makes the lookups again).
     public mutating func shrinkToFit() {
         ids.shrinkToFit()
         for i in texts.indices { texts[i].shrinkToFit() }
+        for i in categories.indices { categories[i].dropLookup() }
     }
 
     /// Removes the events whose numbers are in `removed` (ascending); the others keep their order

@@ -65,8 +65,8 @@ extension CategoryColumn {
     func write(to out: inout BinaryWriter) throws {
         try out.put(UInt8(isWide ? 1 : 0))
         if isWide { try out.put(wide) } else { try out.put(narrow) }
-        try out.put(UInt64(values.count))
-        for value in values { try out.put(value) }
+        try out.put(valuePool)
+        try out.put(valueEnds)
     }
 
     init(reading input: BinaryReader, count: Int, spill: SpillFile?) throws {
@@ -74,14 +74,17 @@ extension CategoryColumn {
         guard isWide <= 1 else { throw BinaryFileError("a category column is damaged") }
         let wide = isWide == 1 ? try input.get(SpillableArray<UInt32>.self, spill: spill) : nil
         let narrow = isWide == 1 ? SpillableArray(spill: spill) : try input.get(SpillableArray<UInt16>.self, spill: spill)
-        let valueCount = try input.get(UInt64.self)
-        guard (wide?.count ?? narrow.count) == count, valueCount <= UInt64(count) else { throw BinaryFileError("a category column is damaged") }
-        var values: [SpillableArray<UInt8>] = []
-        for _ in 0..<valueCount { values.append(try input.get(SpillableArray<UInt8>.self, spill: nil)) }
+        let pool = try input.get(SpillableArray<UInt8>.self, spill: spill)
+        let ends = try input.get(SpillableArray<UInt32>.self, spill: spill)
+        let valueCount = UInt64(ends.count)
+        guard (wide?.count ?? narrow.count) == count, ends.count <= count,
+              zip(ends, ends.dropFirst()).allSatisfy({ $0 <= $1 }), Int(ends.last ?? 0) == pool.count else {
+            throw BinaryFileError("a category column is damaged")
+        }
         guard (wide?.allSatisfy({ UInt64($0) <= valueCount }) ?? narrow.allSatisfy({ UInt64($0) <= valueCount })) else {
             throw BinaryFileError("a category column names values it does not hold")
         }
-        self.init(narrow: narrow, wide: wide, values: values)
+        self.init(narrow: narrow, wide: wide, valuePool: pool, valueEnds: ends)
     }
 }
 

@@ -30,13 +30,13 @@ extension EventTable {
         var values: [String] = []
         if case .category(let s) = slots[index] {
             // Equal codes, equal text: no text is read but the first of each code.
-            var seen = [Bool](repeating: false, count: categories[s].values.count + 1)
+            var seen = [Bool](repeating: false, count: categories[s].valueCount + 1)
             for e in events.lazy.map(Int.init) where included(e) {
                 if values.count == limit { break }
                 let code = Int(categories[s].code(e))
                 guard code != 0, !seen[code] else { continue }
                 seen[code] = true
-                values.append(String(decoding: categories[s].values[code - 1], as: UTF8.self))
+                values.append(String(decoding: categories[s].value(code), as: UTF8.self))
             }
             return values
         }
@@ -114,7 +114,7 @@ extension TextColumn {
 extension CategoryColumn {
     /// How many distinct values the events `included` picks hold (NULLs not counted).
     func distinctCount(of included: (Int) -> Bool) -> Int {
-        var seen = [Bool](repeating: false, count: values.count + 1)
+        var seen = [Bool](repeating: false, count: valueCount + 1)
         var count = 0
         for e in 0..<self.count where included(e) {
             let code = Int(code(e))

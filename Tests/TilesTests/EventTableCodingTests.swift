@@ -173,6 +173,34 @@ import Testing
         #expect(column(table) == kept.reversed())
     }
 
+    /// A whole catalog's place names are distinct by the hundred thousand ("37 km SSW of
+    /// Ridgecrest, CA"): their text is kept in the table's spill file with the codes, not an
+    /// array per value on the heap; once the table is read, appending still finds the codes.
+    @Test func distinctPlaceNamesAreKeptInTheSpillFile() throws {
+        let dir = TemporaryDirectory("category-spill")
+        let places = (0..<200_000).map { "\($0 % 150 + 1) km NNE of Town-\($0 / 150), Somewhere" }
+        func table(_ places: [String?], spill: SpillFile) -> EventTable {
+            var table = EventTable(attributes: [.id, .place], spill: spill)
+            for (i, place) in places.enumerated() {
+                Array("qb\(i)".utf8).withUnsafeBytes { table.appendEvent(id: $0, longitude: 0, latitude: 0, magnitude: nil, time: 0, fingerprint: 0) }
+                if let place { Array(place.utf8).withUnsafeBytes { table.appendText(0, $0) } } else { table.appendText(0, nil) }
+            }
+            table.shrinkToFit()
+            return table
+        }
+        let named = try #require(SpillFile(directory: dir.url)), unnamed = try #require(SpillFile(directory: dir.url))
+        var withPlaces = table(places, spill: named)
+        let withoutPlaces = table(places.map { _ in nil }, spill: unnamed)
+        let text = places.reduce(0) { $0 + $1.utf8.count }
+        #expect(named.liveBytes - unnamed.liveBytes >= text, "the place names take \(text) bytes; the file holds \(named.liveBytes - unnamed.liveBytes) more with them")
+        #expect(withoutPlaces.count == places.count && withoutPlaces.categoryCode(1, 7) == 0)
+        #expect(withPlaces.distinctTextCount(1) { _ in true } == places.count)
+        Array("qb-more".utf8).withUnsafeBytes { withPlaces.appendEvent(id: $0, longitude: 0, latitude: 0, magnitude: nil, time: 0, fingerprint: 0) }
+        Array(places[123_456].utf8).withUnsafeBytes { withPlaces.appendText(0, $0) }
+        #expect(withPlaces.categoryCode(1, places.count) == withPlaces.categoryCode(1, 123_456))
+        #expect(withPlaces.value(1, places.count) == withPlaces.value(1, 123_456) && withPlaces.distinctTextCount(1) { _ in true } == places.count)
+    }
+
     /// A table whose columns are in a spill file holds what one on the heap holds, through
     /// removal, appending, reordering, its binary form, and its pages let go of in between.
     @Test func aTableInASpillFileHoldsWhatOneOnTheHeapHolds() throws {

@@ -17,7 +17,7 @@ import QuakeTiles
 struct EventCache {
     static let directoryName = ".export-cache"
     static let fileName = "events.bin"
-    private static let magic = UInt64(littleEndian: Array("QBEVCAC2".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
+    private static let magic = UInt64(littleEndian: Array("QBEVCAC3".utf8).withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) })
 
     /// The version directory (name) the cache belongs to.
     let version: String
