@@ -54,7 +54,10 @@ public enum HeatLayer {
         while start < range.upperBound {
             let cell = Morton.prefix(points.morton[start], level: level)
             var end = start + 1
-            while end < range.upperBound && Morton.prefix(points.morton[end], level: level) == cell { end += 1 }
+            while end < range.upperBound && Morton.prefix(points.morton[end], level: level) == cell {
+                points.releaseResident(scanning: end)
+                end += 1
+            }
             let e = Int(points.order[start])
             body(points.worldX[e] >> shift, points.worldY[e] >> shift, UInt32(end - start))
             start = end

@@ -99,7 +99,10 @@ public struct TileContent: Sendable {
             while start < run.range.upperBound {
                 let cell = Morton.prefix(points.morton[start], level: level)
                 var end = start + 1
-                while end < run.range.upperBound && Morton.prefix(points.morton[end], level: level) == cell { end += 1 }
+                while end < run.range.upperBound && Morton.prefix(points.morton[end], level: level) == cell {
+                    points.releaseResident(scanning: end)
+                    end += 1
+                }
                 if let cluster = Self.cluster(points: points, minZoom: minZoom, zoom: zoom, level: level, range: start..<end) {
                     clusters.append(cluster)
                 }
@@ -138,6 +141,7 @@ public struct TileContent: Sendable {
         var first = Int64.max, last = Int64.min
         var expand = Thinning.never
         for i in range {
+            points.releaseResident(scanning: i)
             let e = Int(points.order[i])
             let mz = minZoom[e]
             guard mz > z else { continue }
