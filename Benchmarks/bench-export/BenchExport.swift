@@ -1,6 +1,7 @@
 // bench-export: figures for the `## export` section of BENCHMARKS.md.
 //
-//   bench-export [--data DIR] [--work DIR] [--synthetic N] [--zooms 10,12] [--runs N] [--no-real] [--no-synthetic] [--keep]
+//   bench-export [--data DIR] [--work DIR] [--synthetic N] [--zooms 10,12] [--runs N] [--comcat FILE]
+//                [--no-real] [--no-synthetic] [--no-comcat] [--keep]
 //
 // (a) the real 440,728 events of DIR/usgs/csv/all_day-union-2022-2026.csv.gz, as
 //     FeatureCollection pages of 20,000, indexed into a fresh store (QuakeStore's
@@ -14,7 +15,11 @@
 //     run brings, exported the same way over (a copy of) the bundle (b) made;
 // (c) N (default 1,000,000) synthetic events (SyntheticCatalog, seed 42), the same way;
 // (d) the first 100,000 synthetic events at max zoom 5 and 12, the sizes tippecanoe
-//     was timed on (see BENCHMARKS.md).
+//     was timed on (see BENCHMARKS.md);
+// (e) a second shape at whole-catalog scale: the ComCat-shaped GeoJSON file FILE
+//     (`../shared/tools/gen_quakes.py -n 3000000 --seed 7`: every ComCat property, real-length
+//     place names, dense swarms whose zoom-10 tiles are far over the size budget), indexed from
+//     the file itself, then exported at each max zoom. Scripts/bench-export finds or makes it.
 // Every index and export runs in a child process (`bench-export child-index|child-export`),
 // so the peak RSS and the CPU time are the export's own.
 import ArgumentParser
@@ -58,6 +63,13 @@ struct Measure: ParsableCommand {
     @Flag(help: "Skip the synthetic runs (c) and (d).")
     var noSynthetic = false
 
+    @Option(help: ArgumentHelp("The ComCat-shaped GeoJSON file of run (e) (made by ../shared/tools/gen_quakes.py -n 3000000 --seed 7; Scripts/bench-export finds or makes it).",
+                               valueName: "file"))
+    var comcat: String?
+
+    @Flag(help: "Skip the ComCat-shaped run (e).")
+    var noComcat = false
+
     @Flag(help: "Keep the work directory.")
     var keep = false
 
@@ -88,31 +100,59 @@ struct Measure: ParsableCommand {
             print(ExportFigures.note("(a), (b) real", "\(realFile.path) not found (../shared/data is absent): real-data runs skipped"))
         }
 
-        guard !noSynthetic else { return }
+        if noSynthetic {
+            print(ExportFigures.note("(c), (d) synthetic", "skipped (--no-synthetic)"))
+        } else {
+            try measureSynthetic(in: work)
+        }
+
+        if noComcat {
+            print(ExportFigures.note("(e) ComCat-shaped", "skipped (--no-comcat)"))
+        } else if let comcat, FileManager.default.fileExists(atPath: comcat) {
+            try measureComCatShaped(URL(fileURLWithPath: comcat), in: work.appendingPathComponent("comcat"))
+        } else {
+            let why = comcat.map { "\($0) not found" } ?? "no --comcat file given"
+            print(ExportFigures.note("(e) ComCat-shaped", "\(why): skipped (Scripts/bench-export makes it with ../shared/tools/gen_quakes.py)"))
+        }
+    }
+
+    /// Runs (c) and (d).
+    private func measureSynthetic(in work: URL) throws {
         let synthetic = work.appendingPathComponent("synthetic")
-        let (store, indexSeconds) = try Children.buildStore(SyntheticCatalog.ending(count: self.synthetic, seed: 42).prefix(self.synthetic), in: synthetic)
+        let (store, index) = try Children.buildStore(SyntheticCatalog.ending(count: self.synthetic, seed: 42).prefix(self.synthetic), in: synthetic)
         for zoom in maxZooms {
             print(try Children.export(store: store, out: synthetic.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
-                .row("(c) synthetic", maxZoom: zoom, indexSeconds: indexSeconds))
+                .row("(c) synthetic", maxZoom: zoom, index: index))
         }
         if !keep { try? FileManager.default.removeItem(at: synthetic) }
 
         let small = work.appendingPathComponent("synthetic-100k")
-        let (smallStore, smallIndexSeconds) = try Children.buildStore(SyntheticCatalog(seed: 42).prefix(100_000), in: small)
+        let (smallStore, smallIndex) = try Children.buildStore(SyntheticCatalog(seed: 42).prefix(100_000), in: small)
         for zoom in [5, 12] {
             print(try Children.export(store: smallStore, out: small.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
-                .row("(d) synthetic", maxZoom: zoom, indexSeconds: smallIndexSeconds))
+                .row("(d) synthetic", maxZoom: zoom, index: smallIndex))
         }
+    }
+
+    /// Runs (e): `file` indexed as it is (one source, as `quake-bake index --from` reads it), then exported.
+    private func measureComCatShaped(_ file: URL, in directory: URL) throws {
+        let store = directory.appendingPathComponent("store/quakes.sqlite")
+        let index = try Children.index(store: store, source: file)
+        for zoom in maxZooms {
+            print(try Children.export(store: store, out: directory.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
+                .row("(e) ComCat-shaped", maxZoom: zoom, index: index))
+        }
+        if !keep { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// Runs (a) and (b).
     private func measureReal(_ file: URL, in directory: URL) throws {
         let page = CatalogFile.read(file)
         if let problem = page.problem { throw QuakeBakeError(problem) }
-        let (store, indexSeconds) = try Children.buildStore(page.events, in: directory)
+        let (store, index) = try Children.buildStore(page.events, in: directory)
         for zoom in Set(maxZooms + [10]).sorted() {
             let figures = try Children.export(store: store, out: directory.appendingPathComponent("bundles-z\(zoom)"), maxZoom: zoom)
-            if maxZooms.contains(zoom) { print(figures.row("(a) real", maxZoom: zoom, indexSeconds: indexSeconds)) }
+            if maxZooms.contains(zoom) { print(figures.row("(a) real", maxZoom: zoom, index: index)) }
         }
         // (b) 1,000 changed versions of stored events (every 440th: all four years, all regions),
         // then incremental exports over copies of the z10 bundle.
@@ -158,7 +198,7 @@ struct Measure: ParsableCommand {
                                     label: String, in directory: URL) throws -> URL {
         let changes = directory.appendingPathComponent(name)
         _ = try FeatureCollectionPages.write(changed, pageSize: 20_000, to: changes)
-        let changeSeconds = try Children.index(store: store, pages: changes)
+        let changeIndex = try Children.index(store: store, source: changes)
         let copy = directory.appendingPathComponent("bundles-z10-after-\(name)")
         var fastest: ExportFigures?
         for _ in 0..<runs {
@@ -168,7 +208,7 @@ struct Measure: ParsableCommand {
             let figures = try Children.export(store: store, out: copy, maxZoom: 10)
             if fastest == nil || figures.seconds < fastest!.seconds { fastest = figures }
         }
-        print(fastest!.row(label, maxZoom: 10, indexSeconds: changeSeconds))
+        print(fastest!.row(label, maxZoom: 10, index: changeIndex))
         return copy
     }
 }

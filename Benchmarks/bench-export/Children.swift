@@ -36,22 +36,35 @@ struct ChildExport: ParsableCommand {
     }
 }
 
-/// `bench-export child-index STORE PAGES-DIR`: indexes the pages and prints the seconds it took.
+/// `bench-export child-index STORE SOURCE`: indexes SOURCE (a directory of gzip GeoJSON pages, or
+/// one ComCat file) and prints `IndexFigures` as JSON.
 struct ChildIndex: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "child-index", abstract: "Index once (a child of measure).",
                                                     shouldDisplay: false)
 
     @Argument(help: "The store.") var store: String
-    @Argument(help: "The directory of gzip GeoJSON pages.") var pages: String
+    @Argument(help: "The directory of gzip GeoJSON pages, or one ComCat file.") var source: String
 
     func run() throws {
         LogSetup.bootstrap(format: .text, level: .warning)
-        let files = try FileManager.default.contentsOfDirectory(at: URL(fileURLWithPath: pages), includingPropertiesForKeys: nil)
-            .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+        let url = URL(fileURLWithPath: source)
+        var isDirectory: ObjCBool = false
+        _ = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        let files = isDirectory.boolValue
+            ? try FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)
+                .filter { $0.lastPathComponent.hasSuffix(".geojson.gz") }
+                .sorted { $0.lastPathComponent < $1.lastPathComponent }
+            : [url]
         let (seconds, _) = try ProcessFigures.timed { try Indexer.index(files.map { IndexSource.file($0) }, store: URL(fileURLWithPath: store)) }
-        print(seconds)
+        let figures = IndexFigures(seconds: seconds, peakResidentBytes: ProcessFigures.peakResidentBytes())
+        print(String(decoding: try JSONEncoder().encode(figures), as: UTF8.self))
     }
+}
+
+/// What one child index measured.
+struct IndexFigures: Codable {
+    var seconds: Double
+    var peakResidentBytes: Int
 }
 
 /// Starting the children and reading their answers.
@@ -70,23 +83,26 @@ enum Children {
         return String(decoding: output, as: UTF8.self).split(separator: "\n").last.map(String.init) ?? ""
     }
 
-    static func index(store: URL, pages: URL) throws -> Double {
-        let answer = try run(["child-index", store.path, pages.path])
-        guard let seconds = Double(answer) else { throw QuakeBakeError("bench-export child-index answered `\(answer)`") }
-        return seconds
+    /// Indexes `source` (a directory of pages, or one ComCat file) into `store` in a child.
+    static func index(store: URL, source: URL) throws -> IndexFigures {
+        let answer = try run(["child-index", store.path, source.path])
+        guard let figures = try? JSONDecoder().decode(IndexFigures.self, from: Data(answer.utf8)) else {
+            throw QuakeBakeError("bench-export child-index answered `\(answer)`")
+        }
+        return figures
     }
 
     static func export(store: URL, out: URL, maxZoom: Int) throws -> ExportFigures {
         try JSONDecoder().decode(ExportFigures.self, from: Data(run(["child-export", store.path, out.path, String(maxZoom)]).utf8))
     }
 
-    /// Indexes `events` into a fresh store under `directory`; returns the store and the index time.
-    static func buildStore(_ events: some Sequence<QuakeEvent>, in directory: URL) throws -> (URL, Double) {
+    /// Indexes `events` into a fresh store under `directory`; returns the store and what the index took.
+    static func buildStore(_ events: some Sequence<QuakeEvent>, in directory: URL) throws -> (URL, IndexFigures) {
         let pages = directory.appendingPathComponent("pages")
         _ = try FeatureCollectionPages.write(events, pageSize: 20_000, to: pages)
         let store = directory.appendingPathComponent("store/quakes.sqlite")
-        let seconds = try index(store: store, pages: pages)
+        let figures = try index(store: store, source: pages)
         try? FileManager.default.removeItem(at: pages)
-        return (store, seconds)
+        return (store, figures)
     }
 }
