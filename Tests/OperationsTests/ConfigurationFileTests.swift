@@ -85,7 +85,7 @@ import TestSupport
         ("fetch:\n  details: some", "details: \"some\" is not one of significant, all, none"),
         ("fetch:\n  details_per_run: -1", "details_per_run: -1 must be 0…100000"),
         ("export:\n  recent_days: soon", "recent_days: \"soon\" is not auto, off or a number of days"),
-        ("export:\n  recent_days: 400", "--recent-days must be auto, off or 1…366, not 400"),
+        ("export:\n  recent_days: 400", "export recent_days: must be auto, off or 1…366, not 400"),
         // Odd YAML shapes (issue 46): a key that is a list (`? [a, b]`) once ended `bake` with
         // SIGILL inside the YAML library, and a sexagesimal integer past 2^63 with SIGTRAP.
         ("? [a, b]\n: c\n", "bake.yaml line 1: a key is a list, not a name"),
