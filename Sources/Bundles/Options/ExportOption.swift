@@ -93,6 +93,8 @@ public struct ExportOption: Sendable {
                 value = try parse(input)
             } catch let error as QuakeBakeError {
                 throw OptionProblem(error.description, naming: longFlag)
+            } catch {
+                throw OptionProblem("\(error)", naming: longFlag)
             }
             if let problem = check(value) { throw OptionProblem(problem, naming: longFlag) }
             options[keyPath: path] = value
