@@ -27,3 +27,10 @@ extension ArgumentHelp {
         ArgumentHelp(option.help, valueName: option.valueName.isEmpty ? nil : option.valueName, visibility: option.isHidden ? .hidden : .default)
     }
 }
+
+extension CompletionKind {
+    /// How a shell completes `option`'s value: its choices, a file, or as any other word.
+    static func option(_ option: ExportOption) -> CompletionKind {
+        option.choices.isEmpty ? (option.form == .file ? .file() : .default) : .list(option.choices)
+    }
+}

@@ -165,6 +165,16 @@ import TestSupport
         #expect(listed.count > 20)
     }
 
+    /// A shell completes an option of a few names with them (`--thinning spacing|grid|none`).
+    @Test func theShellCompletesTheChoices() async throws {
+        let script = try await QuakeBakeCLI.run(["--generate-completion-script", "bash"]).checked().standardOutput
+        for option in ExportOption.all where !option.choices.isEmpty {
+            let words = "'" + option.choices.joined(separator: "'$'\\n''") + "'"
+            #expect(script.contains(words), "\(option.flag): \(words)")
+        }
+        #expect(ExportOption.all.filter { !$0.choices.isEmpty }.map(\.flag) == ["thinning", "basemap"])
+    }
+
     /// docs/guide/bake.md lists the `export:` section's keys: `out` and every configurable option's.
     @Test func theGuideListsEveryKey() throws {
         let guide = try String(contentsOf: TestData.projectRoot.appendingPathComponent("docs/guide/bake.md"), encoding: .utf8)
