@@ -177,9 +177,17 @@ private struct PieceReader {
 
     private mutating func readGeoJSON(_ stream: DecompressedStream, source: String, chunkSize: Int, deliver: ([QuakeEvent]) -> Void) throws {
         // A FeatureCollection: the bytes up to its features array's `[` head every piece.
+        // Looked for again only once the buffer has doubled: looking reads from the file's start, and
+        // again with every piece would cost the square of a long first member (found by
+        // `Scripts/fuzz geojson`: 256 KB of an unclosed string in pieces of 256 bytes took seconds).
         var layout = CollectionLayout.find(in: buffer)
-        while layout == .needMore, try fill(stream) {
+        var looked = buffer.count
+        while layout == .needMore {
+            let more = try fill(stream)
+            guard !more || buffer.count >= 2 * looked || buffer.count > CatalogStream.longestRecord else { continue }
             layout = CollectionLayout.find(in: buffer)
+            looked = buffer.count
+            if !more { break }
             if layout == .needMore { try checkRecordLength() }
         }
         var head: [UInt8] = []
@@ -332,7 +340,8 @@ private enum CollectionLayout: Equatable {
                     }
                     if key == "type", case .string("Feature") = try parser.readScalar(depth: 0) { return .sequence }
                     if key != "type" { try parser.skipValue(depth: 0) }
-                    guard parser.peek() == 0x2C else { return .sequence }
+                    // The bytes read so far may end just after a member: more may hold its comma.
+                    guard parser.peek() == 0x2C else { return parser.peek() == nil ? .needMore : .sequence }
                     parser.offset += 1
                 }
                 return parser.peek() == nil ? .needMore : .sequence

@@ -121,7 +121,10 @@ public enum GeoJSONReader {
                     let key = try parser.parseString()
                     try parser.expect(0x3A)
                     switch key {
-                    case "features":
+                    // A Feature's `features` is a foreign member, skipped: the document is read as a Feature (or the
+                    // first of a sequence), as `CatalogStream` cuts it (found by `Scripts/fuzz geojson`: a truncated
+                    // feature in it kept a reject's text to the end of the file read whole, to a record separator in pieces).
+                    case "features" where !isSingleFeature:
                         sawFeatures = true
                         guard try readFeatures(&parser, into: &page, source: source, chunk: chunk) else { break memberLoop }
                         if chunk.partial {
@@ -148,7 +151,13 @@ public enum GeoJSONReader {
             page.problem = "\(source): \(error)"
             return page
         }
-        if isSingleFeature && page.problem == nil && parser.peek() != nil {
+        // A Feature something follows is the first record of a sequence; so is a broken document that
+        // said it is a Feature (a file of Features one per line whose first line was broken once lost
+        // every line after it): rejected to its end, the records after it read, as `CatalogStream`
+        // reads its first piece.
+        let brokenFeature = isSingleFeature && !sawFeatures && page.problem != nil
+        if brokenFeature || (isSingleFeature && page.problem == nil && parser.peek() != nil) {
+            page.problem = nil
             parser.offset = documentStart
             readSequence(&parser, into: &page, source: source, chunk: chunk)
         } else if isSingleFeature && page.problem == nil {
