@@ -154,15 +154,19 @@ public enum GeoJSONReader {
         // A Feature something follows is the first record of a sequence; so is a broken document that
         // said it is a Feature (a file of Features one per line whose first line was broken once lost
         // every line after it): rejected to its end, the records after it read, as `CatalogStream`
-        // reads its first piece.
+        // reads its first piece. `metadata` is a FeatureCollection's member: a Feature's is foreign,
+        // and says nothing of the file.
         let brokenFeature = isSingleFeature && !sawFeatures && page.problem != nil
-        if brokenFeature || (isSingleFeature && page.problem == nil && parser.peek() != nil) {
+        if brokenFeature || (isSingleFeature && page.problem == nil) {
+            let more = parser.peek() != nil
             page.problem = nil
+            page.metadata = nil
             parser.offset = documentStart
-            readSequence(&parser, into: &page, source: source, chunk: chunk)
-        } else if isSingleFeature && page.problem == nil {
-            parser.offset = documentStart
-            readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
+            if brokenFeature || more {
+                readSequence(&parser, into: &page, source: source, chunk: chunk)
+            } else {
+                readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
+            }
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
             page.problem = "\(source): not a GeoJSON FeatureCollection or Feature (no \"features\" member)"
         } else if page.problem == nil && !chunk.partial && parser.peek() != nil {

@@ -94,7 +94,7 @@ import TestSupport
                 message: "error-status-with-features.geojson: the service answered status 503: Service Unavailable", ids: ["us1000aaaa", "us1000bbbb"]),
         BadFile(file: "sequence-unbalanced.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected ',' or ']', found '{' at byte 506",
                 rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
-        BadFile(file: "first-line-broken.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: unexpected token, found 'n' at byte 199",
+        BadFile(file: "first-line-broken.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: unexpected token, found 'n' at byte 254",
                 rejects: 1, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
         BadFile(file: "text-sequence-broken.geojsons", exitStatus: .success, stored: 3, reject: "broken JSON: expected a value, found byte 0x1E at byte 320",
                 rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
