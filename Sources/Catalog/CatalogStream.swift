@@ -242,7 +242,7 @@ private struct PieceReader {
             var delivered = 0
             // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
             let piece = read(piece: head, cut: cut, closed: layout.isCollection && (!final || scan.arrayEnd != nil),
-                             continuing: !layout.isCollection && pieces > 1, goesOn: !layout.isCollection && !final,
+                             continuing: !layout.isCollection && pieces > 1, goesOn: !final,
                              source: source, chunkSize: chunkSize, body: &body,
                              origin: GeoJSONReader.Origin(feature: features, byte: base - head.count)) { events in
                 delivered += events.count
@@ -297,7 +297,7 @@ extension PieceReader {
 
     /// Reads `head` and the buffer's first `cut` bytes (all of them when nil: a piece of a
     /// collection the reader cuts, `GeoJSONReader.read(body:…partial:)`), and `]}` when `closed`;
-    /// a piece of a sequence the file `goesOn` after ends at a record's end.
+    /// a piece the file `goesOn` after ends at a record's end (a sequence's) or an element's (a collection's).
     /// The piece is put together in `body`, kept for the whole file (a new buffer each time cost
     /// a fresh mapping and its page faults), and read in place.
     fileprivate func read(piece head: [UInt8], cut: Int? = nil, closed: Bool = false, continuing: Bool = false, goesOn: Bool = false,
