@@ -154,6 +154,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [
             "QuakeCatalog", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/Support"),
+        // The shared toolbox, a folder of tests per folder of Sources/Common.
+        .testTarget(name: "CommonTests", dependencies: ["QuakeCommon", "TestSupport"], path: "Tests/CommonTests"),
         // CSV.swift: the witness `CSVRows` is checked against.
         .testTarget(name: "CatalogTests", dependencies: [
             "QuakeCatalog", "QuakeCommon", "TestSupport",

@@ -116,7 +116,7 @@ import TestSupport
             _ = try ConfigurationFile.parse(Data(text.utf8), source: "bake.yaml")
             Issue.record("\(text) was accepted")
         } catch let error as QuakeBakeError {
-            #expect(error.exitStatus == .usage)
+            #expect(error.kind == .usage)
             #expect(error.description.contains(message), "\(error.description)")
             #expect(error.description.contains("bake.yaml"), "\(error.description)")
         } catch {
@@ -138,7 +138,7 @@ import TestSupport
         do {
             _ = try ConfigurationFile.parse(laughs, source: "laughs.yaml")
         } catch let error as QuakeBakeError {
-            #expect(error.exitStatus == .usage && error.description.contains("laughs.yaml holds more than 10,000 values once its YAML aliases are expanded"),
+            #expect(error.kind == .usage && error.description.contains("laughs.yaml holds more than 10,000 values once its YAML aliases are expanded"),
                     "\(error.description)")
         }
         // Nesting past libyaml's depth is invalid YAML, said in a line of reasonable length.
@@ -160,7 +160,7 @@ import TestSupport
                 _ = try ConfigurationFile.read(file)
                 Issue.record("\(file.path) was read")
             } catch let error as QuakeBakeError {
-                #expect(error.exitStatus == .usage && error.description.contains(message), "\(error.description)")
+                #expect(error.kind == .usage && error.description.contains(message), "\(error.description)")
             }
         }
     }
