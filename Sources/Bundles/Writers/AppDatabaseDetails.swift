@@ -68,11 +68,9 @@ public struct BundleDetails: Sendable {
     }
 }
 
-/// The app database's `details` table: `id` TEXT PRIMARY KEY (the event's id, as in `events`),
-/// `json` TEXT (its summary).
+/// The app database's `details` table (`AppDatabaseSchema.detailsTable`): `id` (the event's id,
+/// as in `events`), `json` (its summary).
 enum AppDatabaseDetails {
-    static let table = "CREATE TABLE details (id TEXT PRIMARY KEY, json TEXT)"
-
     /// Fills the empty table of a file written whole, in id order.
     static func fill(_ db: Database, _ details: BundleDetails) throws {
         try RawStatement.run(db, "INSERT INTO details (id, json) VALUES (?, ?)", for: details.rows) { s, row in
