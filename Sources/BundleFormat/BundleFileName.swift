@@ -21,6 +21,14 @@ public enum BundleFileName {
     /// The basemap's land and plate boundaries (not there with `--basemap none`).
     public static let land = "land.geojson", plateBoundaries = "plate-boundaries.geojson"
 
+    /// The folder of the GeoJSON zooms (``geoJSONZoom(_:)``), for web clients.
+    public static let geoJSONZooms = "geojson"
+    /// The folder of the quakes' details documents, `details/<id>.json`.
+    public static let details = "details"
+
+    /// The path in a bundle of the points of zoom `zoom` as gzip GeoJSON.
+    public static func geoJSONZoom(_ zoom: Int) -> String { "\(geoJSONZooms)/z\(zoom).geojson.gz" }
+
     /// The folder of the deltas (``DeltaSchema``) from older versions.
     public static let deltas = "deltas"
 

@@ -3,8 +3,16 @@
 /// tiles delta is otherwise ``MBTiles``'s schema; a rows delta ``AppDatabaseSchema``'s `events`,
 /// `info` and `details`.
 public enum DeltaSchema {
-    /// `delta_info`: `base_version` and `bundle_version`, the versions the delta joins.
+    /// `delta_info`: the versions the delta joins (``Info``).
     public static let infoTable = "CREATE TABLE delta_info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID"
+
+    /// The names of the `delta_info` rows.
+    public enum Info {
+        /// The version the delta starts from.
+        public static let baseVersion = "base_version"
+        /// The version it leads to.
+        public static let bundleVersion = AppDatabaseSchema.Info.bundleVersion
+    }
 
     /// `deleted_tiles`: the addresses (TMS rows) of the tiles the base has and the new version has not.
     public static let deletedTilesTable = "CREATE TABLE deleted_tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER)"

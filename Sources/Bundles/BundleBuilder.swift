@@ -224,8 +224,8 @@ enum BundleBuilder {
     private static func writeGeoJSON(_ layers: [ZoomLayer], table: EventTable, thinning: Thinning, into directory: URL,
                                      copying: [Int], from previous: URL?) throws -> [Int] {
         guard !layers.isEmpty else { return [] }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true)
-        @Sendable func path(_ zoom: Int) -> String { "geojson/z\(zoom).geojson.gz" }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(BundleFileName.geoJSONZooms), withIntermediateDirectories: true)
+        @Sendable func path(_ zoom: Int) -> String { BundleFileName.geoJSONZoom(zoom) }
         let sound = previous.map { BundleFiles.matchingManifest(copying.map(path), in: $0) } ?? []
         // The zooms on every core: the biggest is about half of the text, and the tiles are done.
         let results = Parallel.map(layers.count) { i -> Result<Int?, any Error> in

@@ -32,6 +32,8 @@ struct BundleRoutes: Sendable {
 
     /// The path the bundle's style is served at (rewritten to point at this server).
     private static let stylePath = "/" + BundleFileName.style
+    /// Where the quakes' details documents are served.
+    private static let detailsPath = "/" + BundleFileName.details + "/"
 
     /// What a page of another origin draws from: the style, the tiles and the GeoJSON layers the
     /// style points at. Only these carry CORS headers, and only for a request that asks (`Origin`).
@@ -81,9 +83,9 @@ struct BundleRoutes: Sendable {
             break
         }
         if path.hasPrefix("/tiles/") { return try tile(String(path.dropFirst("/tiles/".count)), bundle: bundle, head: head) }
-        if path.hasPrefix("/details/"), path.hasSuffix(".json") {
+        if path.hasPrefix(Self.detailsPath), path.hasSuffix(".json") {
             // A quake's details: only a file name `BundleDetails.path(of:)` gives (no other path is read).
-            let id = String(path.dropFirst("/details/".count).dropLast(".json".count))
+            let id = String(path.dropFirst(Self.detailsPath.count).dropLast(".json".count))
             guard let file = BundleDetails.path(of: id), let answer = ServeAnswer.file(bundle.appendingPathComponent(file), type: "application/json") else {
                 return .text(.notFound, "Not Found: no details of this quake in the bundle\n")
             }

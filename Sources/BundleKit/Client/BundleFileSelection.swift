@@ -32,5 +32,5 @@ public struct BundleFileSelection: Sendable {
     /// The files only a web client reads.
     public static let webOnly: Set<String> = [BundleFileName.pmtiles, BundleFileName.recent, BundleFileName.preview]
     /// The folders whose files only a web client (or `serve`) reads.
-    public static let webOnlyFolders = ["geojson/", "details/"]
+    public static let webOnlyFolders = [BundleFileName.geoJSONZooms + "/", BundleFileName.details + "/"]
 }

@@ -138,7 +138,7 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
             let db = try SQLiteConnection(url, readOnly: true)
             try SchemaCheck(connection: db, database: "main", schema: synced.fileSchema, maxRows: limits.rows).run()
             if synced.name == BundleSchema.appDatabase.name {
-                let held = try db.text("SELECT value FROM \(BundleSchema.info.table.quoted) WHERE name = 'bundle_version'")
+                let held = try db.text("SELECT value FROM \(BundleSchema.info.table.quoted) WHERE name = '\(AppDatabaseSchema.Info.bundleVersion)'")
                 guard held == version else { throw SchemaCheck.Refusal("it names version \(held.map { SchemaCheck.shown($0) } ?? "none"), not \(version)") }
             }
         } catch let error as SchemaCheck.Refusal {

@@ -85,8 +85,8 @@ enum DeltaWriter {
     /// `delta_info`, the versions a delta joins, as SQL run in the delta file being made.
     private static func deltaInfo(_ base: Base) -> (sql: String, arguments: StatementArguments) {
         (DeltaSchema.infoTable + ";"
-            + "INSERT INTO delta_info (name, value) VALUES ('base_version', ?), ('bundle_version', ?);",
-         [base.version, base.target])
+            + "INSERT INTO delta_info (name, value) VALUES (?, ?), (?, ?);",
+         [DeltaSchema.Info.baseVersion, base.version, DeltaSchema.Info.bundleVersion, base.target])
     }
 
     /// Writes the tiles delta from each base, once the new version's `quakes.mbtiles` is complete.

@@ -76,10 +76,11 @@ enum AppDatabaseWriter {
         /// Replaces the rows of `info` with these.
         func write(_ db: Database) throws {
             try db.execute(sql: "DELETE FROM info")
-            try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('bundle_version', ?), ('store_high_water_mark', ?), ('events', ?)",
-                           arguments: [bundleVersion, String(highWaterMark), String(events)])
+            try db.execute(sql: "INSERT INTO info (name, value) VALUES (?, ?), (?, ?), (?, ?), (?, ?)",
+                           arguments: [AppDatabaseSchema.Info.schema, String(userVersion), AppDatabaseSchema.Info.bundleVersion, bundleVersion,
+                                       AppDatabaseSchema.Info.storeHighWaterMark, String(highWaterMark), AppDatabaseSchema.Info.events, String(events)])
             if let recentSince {
-                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('recent_since', ?)", arguments: [String(recentSince)])
+                try db.execute(sql: "INSERT INTO info (name, value) VALUES (?, ?)", arguments: [AppDatabaseSchema.Info.recentSince, String(recentSince)])
             }
         }
     }
