@@ -78,7 +78,11 @@ private struct PieceReader {
             return
         }
         switch CatalogFile.kind(first: first, start: buffer.prefix(4096)) {
-        case .geoJSON: try readGeoJSON(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+        case .geoJSON:
+            try readGeoJSON(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+            // The metadata's status is said over any other problem, as a file read whole says it (found by
+            // `Scripts/fuzz geojson`: a piece the file went on after stopped the reading with its broken JSON).
+            if let status = GeoJSONReader.statusProblem(page.metadata, source: source) { page.problem = status }
         case .csv: try readCSV(stream, source: source, chunkSize: chunkSize, deliver: deliver)
         case .other(let problem): page.problem = "\(source): \(problem)"
         }

@@ -177,10 +177,15 @@ public enum GeoJSONReader {
         // A piece the file goes on after does not say it: the events after it stand as they do in
         // a file read whole, and the piece that ends the file says it (found by `Scripts/fuzz geojson`:
         // a collection of status 100 whose first feature was longer than a piece stopped at that piece).
-        if !chunk.partial && !chunk.goesOn, let metadata = page.metadata, let status = metadata.status, status != 200 {
-            page.problem = "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
-        }
+        if !chunk.partial && !chunk.goesOn, let status = statusProblem(page.metadata, source: source) { page.problem = status }
         return page
+    }
+
+    /// The problem of a page whose metadata says the service answered other than 200: said over any
+    /// other problem of the page, the events read standing.
+    static func statusProblem(_ metadata: PageMetadata?, source: String) -> String? {
+        guard let metadata, let status = metadata.status, status != 200 else { return nil }
+        return "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
     }
 
     /// The problem of a document that something other than blanks follows, from byte `byte` of
