@@ -9,6 +9,7 @@
 //   Fetch     — counted, capped, resumable download from an FDSN event service
 //   Store     — the SpatiaLite store: one row per event, newest version wins
 //   Tiles     — thinning per zoom and vector-tile (MVT) encoding
+//   BundleFormat — a bundle's file names and schemas (MBTiles, app database, deltas), written once
 //   Bundles   — MBTiles, PMTiles, GeoJSON, app database, manifest, atomic publishing
 //   Operations — bake (cron), status, locking, configuration
 //   BundleKit — for apps: a published bundle's pointer and the client that keeps a local copy current
@@ -61,9 +62,14 @@ let package = Package(
         // The event model and the ComCat GeoJSON / CSV formats.
         .target(name: "QuakeCatalog", dependencies: ["QuakeCommon"], path: "Sources/Catalog"),
 
+        // A bundle's formats, written once: its file names, MBTiles, the app database's and the
+        // deltas' schemas. No dependency at all, so that the app's library takes it too.
+        .target(name: "QuakeBundleFormat", path: "Sources/BundleFormat"),
+
         // The app side: a published bundle's pointer, read by apps and written by `publish`.
         // Foundation and SQLite only, so that an iOS or macOS app can add it.
         .target(name: "QuakeBundleKit", dependencies: [
+            "QuakeBundleFormat",
             .target(name: "CSQLite3", condition: .when(platforms: [.linux, .android, .openbsd, .windows, .wasi])),
         ], path: "Sources/BundleKit"),
 
@@ -80,16 +86,16 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Store"),
         .target(name: "QuakeTiles", dependencies: [
-            "QuakeCommon",
+            "QuakeBundleFormat", "QuakeCommon",
         ], path: "Sources/Tiles"),
         .target(name: "QuakeBundles", dependencies: [
-            "QuakeSQLite", "QuakeStore", "QuakeTiles", "QuakeCatalog", "QuakeCommon",
+            "QuakeSQLite", "QuakeStore", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeBundleFormat",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Bundles"),
         // `publish`: a bundle to an S3-compatible store behind a pointer written last.
         .target(name: "QuakePublish", dependencies: [
-            "QuakeHTTP", "QuakeBundleKit", "QuakeTiles", "QuakeCommon", "CCrypto", "CZlib",
+            "QuakeHTTP", "QuakeBundleKit", "QuakeBundleFormat", "QuakeTiles", "QuakeCommon", "CCrypto", "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Publish"),
         .target(name: "QuakeOperations", dependencies: [
@@ -102,7 +108,7 @@ let package = Package(
         // `quake-bake serve`: a bundle over HTTP for MapLibre GL JS (vendored, see Sources/Serve/LICENSE-maplibre-gl.txt).
         // SwiftNIO, not FlyingFox: see BundleServer for why.
         .target(name: "QuakeServe", dependencies: [
-            "QuakeBundles", "QuakeSQLite", "QuakeCommon",
+            "QuakeBundles", "QuakeBundleFormat", "QuakeSQLite", "QuakeCommon",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +119,7 @@ let package = Package(
         // The command-line front end: parses arguments, calls one stage, reports.
         .executableTarget(name: "quake-bake", dependencies: [
             "QuakeOperations", "QuakeFetch", "QuakePublish", "QuakeStore", "QuakeBundles", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeServe",
-            "QuakeBundleKit",
+            "QuakeBundleKit", "QuakeBundleFormat",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/quake-bake"),
@@ -154,6 +160,8 @@ let package = Package(
         .target(name: "TestSupport", dependencies: [
             "QuakeCatalog", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/Support"),
+        // The shared toolbox, a folder of tests per folder of Sources/Common.
+        .testTarget(name: "CommonTests", dependencies: ["QuakeCommon", "TestSupport"], path: "Tests/CommonTests"),
         // CSV.swift: the witness `CSVRows` is checked against.
         .testTarget(name: "CatalogTests", dependencies: [
             "QuakeCatalog", "QuakeCommon", "TestSupport",
@@ -174,6 +182,8 @@ let package = Package(
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),
+        // The bundle's formats, and that nothing outside Sources/BundleFormat writes them again.
+        .testTarget(name: "BundleFormatTests", dependencies: ["QuakeBundleFormat", "TestSupport"], path: "Tests/BundleFormatTests"),
         .testTarget(name: "HTTPTests", dependencies: ["QuakeHTTP", "TestSupport"], path: "Tests/HTTPTests"),
         .testTarget(name: "PublishingTests", dependencies: [
             "QuakePublish", "QuakeHTTP", "QuakeBundleKit", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake",
@@ -208,7 +218,7 @@ if Context.environment["QUAKE_BAKE_FUZZ"] != nil {
 // thousands of times (the replay alone bakes 124 times), and unoptimised Swift (generic code
 // through witness tables, every retain and release) made the replay's bakes take twice the CPU
 // of a release build's, and most of the suite's time went there (BENCHMARKS.md, "test loop").
-// QuakeBundleKit, the library apps add, keeps SwiftPM's defaults (a product with unsafe flags
+// QuakeBundleKit, the library apps add, and QuakeBundleFormat, part of it, keep SwiftPM's defaults (a product with unsafe flags
 // cannot be a dependency).
 let optimisedInDebug: Set<String> = [
     "QuakeCommon", "QuakeSQLite", "QuakeHTTP", "QuakeCatalog", "QuakeFetch", "QuakeStore", "QuakeTiles", "QuakeBundles",

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeTiles
 
@@ -37,7 +38,7 @@ enum BundleBuilder {
         if options.reuseTiles, let previous, let read = ExportState.read(state.file, version: previous.lastPathComponent),
            read.optionsDigest == optionsDigest {
             previousState = read
-            previousArchive = previous.appendingPathComponent("quakes.pmtiles")
+            previousArchive = previous.appendingPathComponent(BundleFileName.pmtiles)
         }
         let data = try TileData(fresh: directory.appendingPathComponent("tiles" + AtomicFile.temporarySuffix), previous: previousArchive)
         let reusable = data.hasPrevious ? previousState : nil
@@ -77,16 +78,16 @@ enum BundleBuilder {
              Stopwatch.seconds(since: sideStart))
         }
         let preview = BackgroundWork("export.preview") {
-            try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent("timeline.json"))
+            try write(Data(TimelineWriter.json(table).text.utf8), to: directory.appendingPathComponent(BundleFileName.timeline))
             try write(Data((options.style?.text ?? StyleWriter.json(name: options.name, recent: recent != nil, basemap: options.basemap)).utf8),
-                      to: directory.appendingPathComponent("style.json"))
+                      to: directory.appendingPathComponent(BundleFileName.style))
             try options.basemap.write(into: directory)
             try recent?.write(table: table, thinning: thinning, zoom: thinningOptions.minZoom, into: directory)
             // Every zoom of the preview draws the recent quakes; at most half its room goes to them (the biggest).
             let shown = recent.map { recent in layers.map { $0.adding(Array(recent.events.prefix(PreviewWriter.maximumRecentEvents))) } } ?? layers
             try write(Data(PreviewWriter.html(name: options.name, layers: shown, table: table, points: points, basemap: options.basemap,
                                               recentSince: recent?.since, details: details).utf8),
-                      to: directory.appendingPathComponent("preview.html"))
+                      to: directory.appendingPathComponent(BundleFileName.preview))
             try details.writeFiles(into: directory)
             return Stopwatch.seconds(since: sideStart)
         }
@@ -102,10 +103,10 @@ enum BundleBuilder {
         let sameArchives = reusable.map { $0.metadataDigest == metadataDigest && $0.tileCount == records.count } == true
             && records.allSatisfy { $0.origin == .previous }
         let mbtiles = BackgroundWork("export.mbtiles") {
-            let url = directory.appendingPathComponent("quakes.mbtiles")
+            let url = directory.appendingPathComponent(BundleFileName.tiles)
             var how = "copied"
             if sameArchives, let previous {
-                try copyArchive(previous.appendingPathComponent("quakes.mbtiles"), to: url)
+                try copyArchive(previous.appendingPathComponent(BundleFileName.tiles), to: url)
             } else {
                 // A copy of the current version's file is patched when its tiles are reused.
                 let patched = try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows,
@@ -115,11 +116,11 @@ enum BundleBuilder {
             let written = Stopwatch.seconds(since: sideStart)
             let encoded = previous.map { ($0, records.filter { $0.origin != .previous }.map(\.key)) }
             let failures = DeltaWriter.writeTiles(into: directory, from: deltaBases, encoded: encoded)
-            return (failures, "quakes.mbtiles \(how) \(String(format: "%.2f", written)) s"
+            return (failures, "\(BundleFileName.tiles) \(how) \(String(format: "%.2f", written)) s"
                     + (deltaBases.isEmpty ? "" : ", its deltas \(String(format: "%.2f", Stopwatch.seconds(since: sideStart))) s"))
         }
         do {
-            let url = directory.appendingPathComponent("quakes.pmtiles")
+            let url = directory.appendingPathComponent(BundleFileName.pmtiles)
             let offsets: [UInt64]
             if sameArchives, let previousArchive {
                 try copyArchive(previousArchive, to: url)
@@ -128,7 +129,7 @@ enum BundleBuilder {
                 offsets = try PMTilesWriter.write(records: records, data: data, metadata: metadata.pmtilesJSON,
                                                   header: metadata.pmtilesHeader, to: url)
             }
-            stopwatch.lap(sameArchives ? "copied quakes.pmtiles (every tile and the metadata as before)" : "wrote quakes.pmtiles")
+            stopwatch.lap(sameArchives ? "copied \(BundleFileName.pmtiles) (every tile and the metadata as before)" : "wrote \(BundleFileName.pmtiles)")
             try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
                            metadataDigest: metadataDigest, heldEvents: points.byRank.count,
                            maximaDigest: ExportState.maximaDigest(baked.thinning.wholeSelectionMaxima, table: table), cuts: baked.thinning.actions,
@@ -150,7 +151,7 @@ enum BundleBuilder {
         table.spill?.releaseResident()
         let (copied, geoJSONDone) = try copiedGeoJSON.get()
         let (deltaFailures, mbtilesDone) = try tilesDeltas.get()
-        stopwatch.lap("waited for quakes.mbtiles\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s)"
+        stopwatch.lap("waited for \(BundleFileName.tiles)\(deltaBases.isEmpty ? "" : " and its deltas"), the \(layers.count) GeoJSON zoom(s)"
                       + (copied.isEmpty ? "" : " (\(copied.count) copied from the current version)") + ", the timeline and the preview"
                       + " (done after: \(mbtilesDone), GeoJSON \(String(format: "%.2f", geoJSONDone)) s, the others \(String(format: "%.2f", try previewDone.get())) s)")
         return Built(baked: baked, metadata: metadata, zooms: zooms, geoJSONZooms: geoJSONZooms, copiedGeoJSONZooms: copied,
@@ -169,7 +170,7 @@ enum BundleBuilder {
         }
         if let recent, recent.events.count > options.geoJSONMaxFeatures {
             warnings.insert("the recent layer holds \(Format.count(recent.events.count, "quake")) (more than the \(Format.count(options.geoJSONMaxFeatures)) "
-                            + "features of a GeoJSON zoom), all drawn at every zoom from \(RecentLayer.fileName) (the preview draws the biggest "
+                            + "features of a GeoJSON zoom), all drawn at every zoom from \(BundleFileName.recent) (the preview draws the biggest "
                             + "\(Format.count(min(recent.events.count, PreviewWriter.maximumRecentEvents)))): a shorter --recent-days keeps it light",
                             at: 0)
         }
@@ -223,8 +224,8 @@ enum BundleBuilder {
     private static func writeGeoJSON(_ layers: [ZoomLayer], table: EventTable, thinning: Thinning, into directory: URL,
                                      copying: [Int], from previous: URL?) throws -> [Int] {
         guard !layers.isEmpty else { return [] }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("geojson"), withIntermediateDirectories: true)
-        @Sendable func path(_ zoom: Int) -> String { "geojson/z\(zoom).geojson.gz" }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(BundleFileName.geoJSONZooms), withIntermediateDirectories: true)
+        @Sendable func path(_ zoom: Int) -> String { BundleFileName.geoJSONZoom(zoom) }
         let sound = previous.map { BundleFiles.matchingManifest(copying.map(path), in: $0) } ?? []
         // The zooms on every core: the biggest is about half of the text, and the tiles are done.
         let results = Parallel.map(layers.count) { i -> Result<Int?, any Error> in

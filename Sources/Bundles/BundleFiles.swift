@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 
 /// The file list of a manifest: every file of the bundle directory but the manifest,
@@ -16,7 +17,7 @@ enum BundleFiles {
                 paths.append(String(url.standardizedFileURL.path.dropFirst(base.count)))
             }
         }
-        let sorted = paths.filter { $0 != Manifest.fileName && !$0.hasSuffix(AtomicFile.temporarySuffix) }.sorted()
+        let sorted = paths.filter { $0 != BundleFileName.manifest && !$0.hasSuffix(AtomicFile.temporarySuffix) }.sorted()
         let unknown = sorted.filter { known[$0] == nil }
         let digests = Parallel.map(unknown.count) { i in
             Result { try SHA256.hex(fileAt: directory.appendingPathComponent(unknown[i])) }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 
 /// Bundle versions under the output directory, and the one atomic switch that publishes one.
@@ -53,7 +54,7 @@ struct BundlePublisher {
     /// True when `directory` is a real directory holding our manifest for `bundleVersion`.
     private func isOurBundle(_ directory: URL, bundleVersion: String) -> Bool {
         guard Self.isRealDirectory(directory),
-              let data = try? Data(contentsOf: directory.appendingPathComponent(Manifest.fileName)), data.count < 16 << 20,
+              let data = try? Data(contentsOf: directory.appendingPathComponent(BundleFileName.manifest)), data.count < 16 << 20,
               let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return false }
         return manifest["format"] as? String == Manifest.format && manifest["bundle_version"] as? String == bundleVersion
     }
@@ -115,7 +116,7 @@ struct BundlePublisher {
     static func isCacheScratch(_ name: String, type: mode_t) -> Bool {
         guard type == S_IFREG else { return false }
         let suffix = AtomicFile.temporarySuffix
-        let fixed = [EventCache.fileName, ExportState.fileName, "quakes.sqlite.previous", "quakes.mbtiles.previous"].map { $0 + suffix }
+        let fixed = [EventCache.fileName, ExportState.fileName, BundleFileName.appDatabase + ".previous", BundleFileName.tiles + ".previous"].map { $0 + suffix }
         if fixed.contains(name) { return true }
         let prefix = ".\(PublishedStamps.fileName)."
         guard name.hasPrefix(prefix), name.hasSuffix(suffix) else { return false }

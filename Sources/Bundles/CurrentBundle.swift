@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 
 /// The bundle `current` points at, as `status` shows it.
 public struct CurrentBundle: Sendable, Codable, Equatable {
@@ -30,7 +31,7 @@ public struct CurrentBundle: Sendable, Codable, Equatable {
     public static func read(out: URL) -> CurrentBundle? {
         let publisher = BundlePublisher(out: out)
         guard let directory = publisher.current(),
-              let data = try? Data(contentsOf: directory.appendingPathComponent(Manifest.fileName)),
+              let data = try? Data(contentsOf: directory.appendingPathComponent(BundleFileName.manifest)),
               let manifest = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               let version = manifest["bundle_version"] as? String else { return nil }
         let selection = manifest["selection"] as? [String: Any]

@@ -18,14 +18,11 @@ public struct Selection: Hashable, Sendable {
 
     public init() {}
 
-    /// Checks the selection; throws a usage error naming the bad part.
+    /// Checks that the times are in order (each option alone: `ExportOption`); throws a usage error naming them.
     public func validate() throws {
         if let since, let until, until <= since {
             throw QuakeBakeError("--until (\(ISOTime.format(milliseconds: until))) must be after --since (\(ISOTime.format(milliseconds: since)))",
                                  exitStatus: .usage)
-        }
-        if let minMagnitude, !minMagnitude.isFinite {
-            throw QuakeBakeError("--min-magnitude must be a number", exitStatus: .usage)
         }
     }
 }
@@ -60,47 +57,16 @@ public struct ExportOptions: Hashable, Sendable {
 
     public init() {}
 
-    /// Checks the options; throws a usage error naming the bad one.
+    /// Checks the options, each as its `ExportOption` declares and then against each other;
+    /// throws a usage error naming the bad one.
     public func validate() throws {
+        for option in ExportOption.all {
+            if let problem = option.problem(self) { throw QuakeBakeError("\(option.longFlag) \(problem)", exitStatus: .usage) }
+        }
         try selection.validate()
         try thinning.validate()
-        guard keep >= 1 else { throw QuakeBakeError("--keep must be at least 1, not \(keep)", exitStatus: .usage) }
-        guard geoJSONMaxFeatures >= 0 else { throw QuakeBakeError("--geojson-max-features must not be negative", exitStatus: .usage) }
-        guard !name.isEmpty else { throw QuakeBakeError("--name must not be empty", exitStatus: .usage) }
-        try recentDays.validate()
     }
 
-    /// The options that shape the bundle's content, as written into the manifest
-    /// (`keep`, `deltas` and `reuseTiles` change how, not what, and are left out).
-    var contentJSON: JSON {
-        let s = selection, t = thinning
-        let styleDigest: JSON = style.map { .string("sha256:" + $0.digest) } ?? .null
-        return .object([
-            ("selection", .object([
-                ("since", s.since.map { .string(ISOTime.format(milliseconds: $0)) } ?? .null),
-                ("until", s.until.map { .string(ISOTime.format(milliseconds: $0)) } ?? .null),
-                ("min_magnitude", .number(s.minMagnitude)),
-                ("bbox", s.bbox.map { .string($0.description) } ?? .null),
-                ("event_types", .array(s.eventTypes.map(JSON.string))),
-            ])),
-            ("thinning", .object([
-                ("min_zoom", .int(t.minZoom)),
-                ("max_zoom", .int(t.maxZoom)),
-                ("method", .string(t.method.rawValue)),
-                ("cell_size", .int(t.cellSize)),
-                ("per_cell", .int(t.perCell)),
-                ("magnitude_floor", .string(t.magnitudeFloors.description)),
-                ("stride", .int(t.stride)),
-                ("clusters", .bool(t.clusters)),
-                ("max_tile_bytes", .int(t.maxTileBytes)),
-                ("max_tile_features", .int(t.maxTileFeatures)),
-            ])),
-            ("attributes", .array(attributes.map { .string($0.rawValue) })),
-            ("geojson_max_features", .int(geoJSONMaxFeatures)),
-            ("name", .string(name)),
-            ("style", styleDigest),
-            ("basemap", .string(basemap.rawValue)),
-            ("recent_days", recentDays.json),
-        ])
-    }
+    /// The options that shape the bundle's content, as written into the manifest.
+    var contentJSON: JSON { ExportOption.manifestJSON(of: self) }
 }

@@ -1,3 +1,4 @@
+import QuakeBundleFormat
 import QuakeCatalog
 import Foundation
 import Logging
@@ -101,10 +102,10 @@ public enum Exporter {
                 logger.warning("\(current.path)/\(file) is not the file its manifest lists (damaged since it was published?): this export does not build on it")
             }
         }
-        let previousDatabase = sound.contains("quakes.sqlite")
+        let previousDatabase = sound.contains(BundleFileName.appDatabase)
             ? scratch.previousCopies.flatMap { copies in read.changes.map { (copy: copies.appDatabase, changes: $0) } } : nil
         // Its tiles are reused only when both archives are sound (a version copies them when nothing in them changed).
-        let tilesBase = sound.isSuperset(of: ["quakes.pmtiles", "quakes.mbtiles"]) ? current : nil
+        let tilesBase = sound.isSuperset(of: [BundleFileName.pmtiles, BundleFileName.tiles]) ? current : nil
         let previousMBTiles = tilesBase == nil ? nil : scratch.previousCopies?.mbtiles
         let (directory, final) = try publisher.prepare(bundleVersion: bundleVersion)
         scratch.unpublished = directory
@@ -125,7 +126,7 @@ public enum Exporter {
                                                                 info: .init(bundleVersion: bundleVersion, highWaterMark: highWaterMark,
                                                                             events: table.count, recentSince: recent?.since),
                                                                 details: details, previous: previousDatabase,
-                                                                to: directory.appendingPathComponent("quakes.sqlite"),
+                                                                to: directory.appendingPathComponent(BundleFileName.appDatabase),
                                                                 packingMayStart: { pointsOrdered.wait() }, logger: logger)
             let started = Stopwatch.threadCPUSeconds()
             let failures = DeltaWriter.writeRows(into: directory, from: plannedBases,
@@ -167,7 +168,7 @@ public enum Exporter {
         }
         // A delta either of whose files could not be made is left out whole.
         let deltaBases = DeltaWriter.dropping(built.deltaFailures + rowsDeltaFailures, from: plannedBases, in: directory, logger: logger)
-        let files = try stopwatch.measure("hashed the files") { try BundleFiles.list(directory, known: ["quakes.sqlite": appDatabaseDigest]) }
+        let files = try stopwatch.measure("hashed the files") { try BundleFiles.list(directory, known: [BundleFileName.appDatabase: appDatabaseDigest]) }
         let stamps = PublishedStamps.take(Self.builtUpon, in: directory, version: final.lastPathComponent)
         let deltas = DeltaWriter.describe(deltaBases, files: files)
         var warnings = built.warnings
@@ -176,7 +177,7 @@ public enum Exporter {
                                 events: table.count, details: details.rows.count, bounds: built.metadata.bounds,
                                 timeSpan: table.count == 0 ? nil : (table.time.min()!, table.time.max()!), zooms: built.zooms,
                                 geoJSONZooms: built.geoJSONZooms, recent: recent, files: files, deltas: deltas, warnings: warnings)
-        try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(Manifest.fileName))
+        try BundleBuilder.write(Data(manifest.json.prettyText.utf8), to: directory.appendingPathComponent(BundleFileName.manifest))
         AtomicFile.syncDirectory(directory)
         progress.update(ProgressSnapshot(stage: "switch", done: 0, total: nil, unit: "files", detail: "switching current"))
         let removed = try stopwatch.measure("published") {
@@ -228,7 +229,7 @@ public enum Exporter {
 
     /// The current bundle's files an incremental export builds on: the tiles it reuses (and
     /// copies when none changed) and the app database it patches.
-    static let builtUpon = ["quakes.pmtiles", "quakes.mbtiles", "quakes.sqlite"]
+    static let builtUpon = [BundleFileName.pmtiles, BundleFileName.tiles, BundleFileName.appDatabase]
 
     /// What an export has going on the side until it publishes, cleaned up once when it ends
     /// (published, unchanged or failed): background work is waited for (it may be writing into

@@ -1,11 +1,11 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCatalog
 import QuakeCommon
 
 /// `manifest.json`: what a bundle is and holds. It carries no wall-clock time, so
 /// the same store content and options give the same bytes.
 struct Manifest {
-    static let fileName = "manifest.json"
     /// The `format` member: how pruning recognises a version directory as ours.
     static let format = "quake-bake bundle"
     /// 2: the app database's rowids are the events' feature ids (1: ranks in id order).
@@ -62,8 +62,8 @@ struct Manifest {
             ("files", .array(files.map(Self.fileJSON))),
             ("deltas", .array(deltas.map { delta in
                 .object([("base", .string(delta.base)),
-                         ("files", .array(["mbtiles", "sqlite"].compactMap { kind in
-                             files.first { $0.path == "\(DeltaWriter.directoryName)/\(delta.base).\(kind)" }.map(Self.fileJSON)
+                         ("files", .array([BundleFileName.tilesDelta(from: delta.base), BundleFileName.rowsDelta(from: delta.base)].compactMap { path in
+                             files.first { $0.path == path }.map(Self.fileJSON)
                          })),
                          ("changed_files", .array(delta.changedFiles.map(JSON.string))),
                          ("removed_files", .array(delta.removedFiles.map(JSON.string)))])
@@ -111,7 +111,7 @@ struct Manifest {
     }
 
     private static func member(_ name: String, in directory: URL) -> Any? {
-        guard let data = try? Data(contentsOf: directory.appendingPathComponent(fileName)),
+        guard let data = try? Data(contentsOf: directory.appendingPathComponent(BundleFileName.manifest)),
               let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
         return object[name]
     }

@@ -42,10 +42,17 @@ public enum RecentDays: Sendable, Hashable, CustomStringConvertible {
         return .string(description)
     }
 
-    /// Throws a usage error for a number of days outside 1…`maximumDays`.
-    func validate() throws {
-        if case .days(let days) = self, !(1...Self.maximumDays).contains(days) {
-            throw QuakeBakeError("--recent-days must be auto, off or 1…\(Self.maximumDays), not \(days)", exitStatus: .usage)
+    /// Reads `text` as `init(_:)` does; throws a usage error saying what is wrong.
+    static func parse(_ text: String) throws -> RecentDays {
+        guard let days = RecentDays(text) else {
+            throw QuakeBakeError("\"\(text.prefix(80))\" is not auto, off or a number of days", exitStatus: .usage)
         }
+        return days
+    }
+
+    /// What is wrong with a number of days outside 1…`maximumDays`.
+    var problem: String? {
+        if case .days(let days) = self, !(1...Self.maximumDays).contains(days) { return "must be auto, off or 1…\(Self.maximumDays), not \(days)" }
+        return nil
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCatalog
 import QuakeCommon
 import QuakeTiles
@@ -25,7 +26,6 @@ public struct RecentLayer: Sendable {
     /// Per event of the table: true when it is history, in the tiles.
     let history: [Bool]
 
-    static let fileName = "recent.geojson"
     /// Under `--recent-days auto`, the most of the selection the recent layer may hold: one
     /// event in `autoShare`, and at most `autoMaximumEvents` (every one of them is drawn at
     /// every zoom, unthinned, and the preview carries them all).
@@ -82,14 +82,14 @@ public struct RecentLayer: Sendable {
     /// so that MapLibre (GL JS and Native) reads it from disk or a plain web server.
     func write(table: EventTable, thinning: Thinning, zoom: Int, into directory: URL) throws {
         let layer = ZoomLayer(zoom: zoom, events: events, clusters: [])
-        let url = directory.appendingPathComponent(Self.fileName)
+        let url = directory.appendingPathComponent(BundleFileName.recent)
         try Data(GeoJSONZoomWriter.text(layer, table: table, thinning: thinning)).write(to: url)
         SQLiteBuild.fsync(url)
     }
 
     /// The manifest's `recent` member.
     var json: JSON {
-        .object([("file", .string(Self.fileName)), ("since", .string(ISOTime.format(milliseconds: since))),
+        .object([("file", .string(BundleFileName.recent)), ("since", .string(ISOTime.format(milliseconds: since))),
                  ("since_ms", .int(since)), ("events", .int(events.count))])
     }
 }

@@ -220,7 +220,7 @@ struct TileBaker {
             }
             for tile in output.tooBig {
                 guard tile.events > 0 else {
-                    throw QuakeBakeError("tile \(tile.key) holds only clusters and still compresses to \(tile.size) bytes, over the \(options.maxTileBytes)-byte limit; use a larger --cell-size")
+                    throw QuakeBakeError(.overLimit, "tile \(tile.key) holds only clusters and still compresses to \(tile.size) bytes, over the \(options.maxTileBytes)-byte limit; use a larger --cell-size")
                 }
                 let proportional = Int(Double(tile.events) * Double(options.maxTileBytes) / Double(tile.size) * 0.9)
                 limits[tile.key] = min(limits[tile.key] ?? .max, min(proportional, tile.events - 1))

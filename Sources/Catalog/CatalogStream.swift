@@ -78,7 +78,11 @@ private struct PieceReader {
             return
         }
         switch CatalogFile.kind(first: first, start: buffer.prefix(4096)) {
-        case .geoJSON: try readGeoJSON(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+        case .geoJSON:
+            try readGeoJSON(stream, source: source, chunkSize: chunkSize, deliver: deliver)
+            // The metadata's status is said over any other problem, as a file read whole says it (found by
+            // `Scripts/fuzz geojson`: a piece the file went on after stopped the reading with its broken JSON).
+            if let status = GeoJSONReader.statusProblem(page.metadata, source: source) { page.problem = status }
         case .csv: try readCSV(stream, source: source, chunkSize: chunkSize, deliver: deliver)
         case .other(let problem): page.problem = "\(source): \(problem)"
         }
@@ -177,9 +181,17 @@ private struct PieceReader {
 
     private mutating func readGeoJSON(_ stream: DecompressedStream, source: String, chunkSize: Int, deliver: ([QuakeEvent]) -> Void) throws {
         // A FeatureCollection: the bytes up to its features array's `[` head every piece.
+        // Looked for again only once the buffer has doubled: looking reads from the file's start, and
+        // again with every piece would cost the square of a long first member (found by
+        // `Scripts/fuzz geojson`: 256 KB of an unclosed string in pieces of 256 bytes took seconds).
         var layout = CollectionLayout.find(in: buffer)
-        while layout == .needMore, try fill(stream) {
+        var looked = buffer.count
+        while layout == .needMore {
+            let more = try fill(stream)
+            guard !more || buffer.count >= 2 * looked || buffer.count > CatalogStream.longestRecord else { continue }
             layout = CollectionLayout.find(in: buffer)
+            looked = buffer.count
+            if !more { break }
             if layout == .needMore { try checkRecordLength() }
         }
         var head: [UInt8] = []
@@ -234,7 +246,7 @@ private struct PieceReader {
             var delivered = 0
             // A collection's piece closes its array, unless the file ended inside it (then the reader says where).
             let piece = read(piece: head, cut: cut, closed: layout.isCollection && (!final || scan.arrayEnd != nil),
-                             continuing: !layout.isCollection && pieces > 1, goesOn: !layout.isCollection && !final,
+                             continuing: !layout.isCollection && pieces > 1, goesOn: !final,
                              source: source, chunkSize: chunkSize, body: &body,
                              origin: GeoJSONReader.Origin(feature: features, byte: base - head.count)) { events in
                 delivered += events.count
@@ -289,7 +301,7 @@ extension PieceReader {
 
     /// Reads `head` and the buffer's first `cut` bytes (all of them when nil: a piece of a
     /// collection the reader cuts, `GeoJSONReader.read(body:…partial:)`), and `]}` when `closed`;
-    /// a piece of a sequence the file `goesOn` after ends at a record's end.
+    /// a piece the file `goesOn` after ends at a record's end (a sequence's) or an element's (a collection's).
     /// The piece is put together in `body`, kept for the whole file (a new buffer each time cost
     /// a fresh mapping and its page faults), and read in place.
     fileprivate func read(piece head: [UInt8], cut: Int? = nil, closed: Bool = false, continuing: Bool = false, goesOn: Bool = false,
@@ -332,7 +344,8 @@ private enum CollectionLayout: Equatable {
                     }
                     if key == "type", case .string("Feature") = try parser.readScalar(depth: 0) { return .sequence }
                     if key != "type" { try parser.skipValue(depth: 0) }
-                    guard parser.peek() == 0x2C else { return .sequence }
+                    // The bytes read so far may end just after a member: more may hold its comma.
+                    guard parser.peek() == 0x2C else { return parser.peek() == nil ? .needMore : .sequence }
                     parser.offset += 1
                 }
                 return parser.peek() == nil ? .needMore : .sequence

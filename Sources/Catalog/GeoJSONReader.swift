@@ -49,7 +49,8 @@ public enum GeoJSONReader {
     /// the next piece (`CatalogPage.unread` says where it starts), and once the features array
     /// ends, the rest of the document is not read. A piece of a sequence cut at a record's end
     /// that the file goes on after (`goesOn`) has no last record to be truncated: a broken record
-    /// reaching its end is rejected as broken, as the record before a separator is.
+    /// reaching its end is rejected as broken, as the record before a separator is. Neither kind of
+    /// piece says the status of the service's metadata: the piece that ends the file does.
     static func read(body: Data, source: String, chunkSize: Int, origin: Origin, continuing: Bool = false, partial: Bool = false,
                      goesOn: Bool = false, events deliver: ([QuakeEvent]) -> Void) -> CatalogPage {
         withoutActuallyEscaping(deliver) { deliver in
@@ -71,7 +72,8 @@ public enum GeoJSONReader {
         let origin: Origin
         /// The text is a piece of a FeatureCollection that goes on after it (see `read(body:…)`).
         let partial: Bool
-        /// The text is a piece of a sequence that the file goes on after (see `read(body:…)`).
+        /// The text is a piece (of a sequence, or a FeatureCollection's closed after whole features)
+        /// that the file goes on after (see `read(body:…)`).
         let goesOn: Bool
 
         /// "feature N (byte B)" of the file.
@@ -121,7 +123,10 @@ public enum GeoJSONReader {
                     let key = try parser.parseString()
                     try parser.expect(0x3A)
                     switch key {
-                    case "features":
+                    // A Feature's `features` is a foreign member, skipped: the document is read as a Feature (or the
+                    // first of a sequence), as `CatalogStream` cuts it (found by `Scripts/fuzz geojson`: a truncated
+                    // feature in it kept a reject's text to the end of the file read whole, to a record separator in pieces).
+                    case "features" where !isSingleFeature:
                         sawFeatures = true
                         guard try readFeatures(&parser, into: &page, source: source, chunk: chunk) else { break memberLoop }
                         if chunk.partial {
@@ -148,23 +153,39 @@ public enum GeoJSONReader {
             page.problem = "\(source): \(error)"
             return page
         }
-        if isSingleFeature && page.problem == nil && parser.peek() != nil {
+        // A Feature something follows is the first record of a sequence; so is a broken document that
+        // said it is a Feature (a file of Features one per line whose first line was broken once lost
+        // every line after it): rejected to its end, the records after it read, as `CatalogStream`
+        // reads its first piece. `metadata` is a FeatureCollection's member: a Feature's is foreign,
+        // and says nothing of the file.
+        let brokenFeature = isSingleFeature && !sawFeatures && page.problem != nil
+        if brokenFeature || (isSingleFeature && page.problem == nil) {
+            let more = parser.peek() != nil
+            page.problem = nil
+            page.metadata = nil
             parser.offset = documentStart
-            readSequence(&parser, into: &page, source: source, chunk: chunk)
-        } else if isSingleFeature && page.problem == nil {
-            parser.offset = documentStart
-            readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
+            if brokenFeature || more {
+                readSequence(&parser, into: &page, source: source, chunk: chunk)
+            } else {
+                readSingleFeature(&parser, into: &page, source: source, chunk: chunk)
+            }
         } else if !sawFeatures && page.problem == nil && page.metadata?.status.map({ $0 == 200 }) != false {
             page.problem = "\(source): not a GeoJSON FeatureCollection or Feature (no \"features\" member)"
         } else if page.problem == nil && !chunk.partial && parser.peek() != nil {
             page.problem = trailingContent(atByte: parser.reportedBase + parser.offset, source: source)
         }
         // A piece the file goes on after does not say it: the events after it stand as they do in
-        // a file read whole, and the piece that ends the file says it.
-        if !chunk.partial, let metadata = page.metadata, let status = metadata.status, status != 200 {
-            page.problem = "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
-        }
+        // a file read whole, and the piece that ends the file says it (found by `Scripts/fuzz geojson`:
+        // a collection of status 100 whose first feature was longer than a piece stopped at that piece).
+        if !chunk.partial && !chunk.goesOn, let status = statusProblem(page.metadata, source: source) { page.problem = status }
         return page
+    }
+
+    /// The problem of a page whose metadata says the service answered other than 200: said over any
+    /// other problem of the page, the events read standing.
+    static func statusProblem(_ metadata: PageMetadata?, source: String) -> String? {
+        guard let metadata, let status = metadata.status, status != 200 else { return nil }
+        return "\(source): the service answered status \(status): \(metadata.error ?? metadata.title ?? "no message")"
     }
 
     /// The problem of a document that something other than blanks follows, from byte `byte` of

@@ -78,21 +78,26 @@ public enum Fetcher {
 /// Turns the service's and the transport's errors into messages and exit statuses for people and cron.
 struct FetchFailure: ExitStatusProviding, CustomStringConvertible {
     let description: String
+    let kind: QuakeBakeError.Kind
     let exitStatus: ExitStatus
 
     init(_ error: Error) {
         switch error {
         case let error as ServiceError:
             switch error {
-            case .rejected, .misconfigured: exitStatus = .failure
-            case .unavailable: exitStatus = .temporaryFailure
-            case .overCap: exitStatus = .failure
+            case .rejected: kind = .refused
+            case .misconfigured: kind = .failure
+            case .unavailable: kind = .unavailable
+            case .overCap: kind = .overLimit
             }
+            exitStatus = kind.exitStatus
             description = "fetch stopped: \(error)"
         case let error as ExitStatusProviding:
+            kind = error.kind
             exitStatus = error.exitStatus
             description = "\(error)"
         default:
+            kind = .failure
             exitStatus = .failure
             description = "fetch stopped: \(error)"
         }

@@ -3,7 +3,6 @@ import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
 import QuakeFetch
-import QuakeTiles
 
 /// Reads a `bake` configuration file (YAML), so a crontab line stays short.
 ///
@@ -123,44 +122,17 @@ public enum ConfigurationFile {
         return URL(fileURLWithPath: expanded, relativeTo: directory).standardizedFileURL.path
     }
 
-    /// Reads the `export:` section; a relative `style` path is taken from `directory` (the configuration file's).
+    /// Reads the `export:` section: a key for each `ExportOption.configurable`, a relative
+    /// `style` path taken from `directory` (the configuration file's).
     private static func readExport(_ s: inout Section, into export: inout ExportOptions, beside directory: URL) throws {
-        export.thinning.minZoom = try s.int("min_zoom") ?? export.thinning.minZoom
-        export.thinning.maxZoom = try s.int("max_zoom") ?? export.thinning.maxZoom
-        export.thinning.cellSize = try s.int("cell_size") ?? export.thinning.cellSize
-        export.thinning.perCell = try s.int("per_cell") ?? export.thinning.perCell
-        export.thinning.method = try s.choice("thinning", of: ThinningOptions.Method.self) ?? export.thinning.method
-        export.basemap = try s.choice("basemap", of: Basemap.self) ?? export.basemap
-        if let style = try s.string("style") {
+        for option in ExportOption.configurable {
+            guard let key = option.key, let text = try s.text(key, form: option.form) else { continue }
             do {
-                export.style = try StyleTemplate(contentsOf: URL(fileURLWithPath: Self.path(style, beside: directory)))
-            } catch let error as QuakeBakeError {
-                throw Section.error(s.path, "style: \(error.description)")
+                try option.set(option.form == .file ? Self.path(text, beside: directory) : text, in: &export)
+            } catch let problem as OptionProblem {
+                throw Section.error(s.path, "\(key): \(problem.reason)")
             }
         }
-        if let floors = try s.string("magnitude_floor") {
-            export.thinning.magnitudeFloors = try s.keyed("magnitude_floor", option: "--magnitude-floor") { try MagnitudeFloors(parsing: floors) }
-        }
-        export.thinning.stride = try s.int("stride") ?? export.thinning.stride
-        export.thinning.clusters = try s.bool("clusters") ?? export.thinning.clusters
-        if let attributes = try s.strings("attributes") {
-            export.attributes = try s.keyed("attributes", option: "--attributes") { try EventAttribute.parseList(attributes.joined(separator: ",")) }
-        }
-        export.selection.since = try s.time("since") ?? export.selection.since
-        export.selection.until = try s.time("until") ?? export.selection.until
-        export.selection.minMagnitude = try s.double("min_magnitude") ?? export.selection.minMagnitude
-        if let box = try s.numbers("bbox", count: 4) {
-            export.selection.bbox = BoundingBox(west: box[0], south: box[1], east: box[2], north: box[3])
-        }
-        export.selection.eventTypes = try s.strings("event_types") ?? export.selection.eventTypes
-        export.keep = try s.int("keep", atLeast: 1) ?? export.keep
-        export.deltas = try s.bool("deltas") ?? export.deltas
-        if let text = try s.string("recent_days") {
-            guard let days = RecentDays(text) else { throw Section.error(s.path, "recent_days: \"\(text)\" is not auto, off or a number of days") }
-            export.recentDays = days
-        }
-        export.geoJSONMaxFeatures = try s.int("geojson_max_features") ?? export.geoJSONMaxFeatures
-        export.name = try s.string("name") ?? export.name
         do {
             try export.validate()
         } catch let error as QuakeBakeError {
@@ -196,18 +168,6 @@ struct Section {
         return try Section(value, path: "\(path): \(key)")
     }
 
-    /// What `parse` makes of a value, with a mistake said as this file's `key` where a parser
-    /// shared with the command line names its `option` (`--magnitude-floor: …`; found by
-    /// Scripts/fuzz configuration: such a message did not name the file).
-    func keyed<T>(_ key: String, option: String, _ parse: () throws -> T) throws -> T {
-        do {
-            return try parse()
-        } catch let error as QuakeBakeError {
-            let why = error.description.hasPrefix(option + ": ") ? String(error.description.dropFirst(option.count + 2)) : error.description
-            throw Section.error(path, "\(key): \(why)")
-        }
-    }
-
     func finish() throws {
         if !values.isEmpty {
             throw Section.error(path, "has unknown key\(values.count == 1 ? "" : "s") \(values.keys.sorted().joined(separator: ", "))")
@@ -228,11 +188,9 @@ struct Section {
         return "\(value)"
     }
 
-    mutating func int(_ key: String, atLeast minimum: Int = Int.min) throws -> Int? {
+    mutating func int(_ key: String) throws -> Int? {
         guard let text = try string(key) else { return nil }
-        guard let number = Int(text), number >= minimum else {
-            throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not a whole number\(minimum > Int.min ? " ≥ \(minimum)" : "")")
-        }
+        guard let number = Int(text) else { throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not a whole number") }
         return number
     }
 
@@ -278,6 +236,16 @@ struct Section {
         guard let number = try int(key) else { return nil }
         guard range.contains(number) else { throw Section.error(path, "\(key): \(number) \(FetchOptions.Limits.describe(range))") }
         return number
+    }
+
+    /// An option's text: on or off from a YAML boolean, a list from a YAML list or comma-separated
+    /// text, else a single value.
+    mutating func text(_ key: String, form: ExportOption.Form) throws -> String? {
+        switch form {
+        case .onOff: try bool(key).map { String($0) }
+        case .list: try strings(key)?.joined(separator: ",")
+        case .value, .file: try string(key)
+        }
     }
 
     /// `"a, b"` or `[a, b]`: texts, none of them a list or a mapping.

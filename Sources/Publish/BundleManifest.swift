@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 
 /// What publish reads of a bundle's `manifest.json`: its version and every file it lists.
@@ -20,7 +21,7 @@ struct BundleManifest: Sendable {
     /// Reads the manifest of the bundle in `directory`; checks that each file it lists is there with its size.
     init(directory: URL) throws {
         self.directory = directory
-        let url = directory.appendingPathComponent("manifest.json")
+        let url = directory.appendingPathComponent(BundleFileName.manifest)
         let data: Data
         do {
             data = try InputFile.bytes(of: url, maxBytes: Self.maximumBytes, for: .configuration)

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeBundleKit
 import QuakeCommon
 
@@ -24,9 +25,6 @@ struct PointerPlanner {
     /// object and the riders' new plans.
     let pmtiles: @Sendable (BundleManifest.File, [PlannedObject]) async throws -> (PlannedObject, [PlannedObject])
 
-    /// The files of a bundle that a base, a step or a rewrite stands for.
-    static let appDatabase = "quakes.sqlite", tiles = "quakes.mbtiles", pmtilesName = "quakes.pmtiles", style = "style.json"
-
     func plan() async throws -> PublicationPlan {
         var objects: [String: PlannedObject] = [:]
         var files: [PublishedFile] = []
@@ -35,17 +33,17 @@ struct PointerPlanner {
             files.append(file)
         }
         func add(_ pair: (PlannedObject, PublishedFile)) { add(pair.0, as: pair.1) }
-        for file in manifest.files where !file.path.hasPrefix("deltas/") && ![Self.appDatabase, Self.tiles, Self.style, Self.pmtilesName].contains(file.path) {
+        for file in manifest.files where !file.path.hasPrefix(BundleFileName.deltas + "/") && ![BundleFileName.appDatabase, BundleFileName.tiles, BundleFileName.style, BundleFileName.pmtiles].contains(file.path) {
             add(plain(file.path, url: manifest.url(file.path), bytes: file.bytes, sha256: file.sha256))
         }
-        let manifestURL = manifest.directory.appendingPathComponent("manifest.json")
+        let manifestURL = manifest.directory.appendingPathComponent(BundleFileName.manifest)
         let manifestBytes = Int64((try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.size] as? Int) ?? 0)
-        add(plain("manifest.json", url: manifestURL, bytes: manifestBytes, sha256: try SHA256.hex(fileAt: manifestURL)))
+        add(plain(BundleFileName.manifest, url: manifestURL, bytes: manifestBytes, sha256: try SHA256.hex(fileAt: manifestURL)))
 
         let (entries, stepObjects) = try await deltaEntries()
         for object in stepObjects { objects[object.key] = object }
         for (object, file) in try await baseFiles(entries: entries) { add(object, as: file) }
-        if let file = manifest.file(Self.pmtilesName) {
+        if let file = manifest.file(BundleFileName.pmtiles) {
             var riders: [PlannedObject] = []
             for object in objects.values.sorted(by: { $0.key < $1.key }) where object.bytes <= Uploader.singlePutBytes {
                 if case .file = object.source, !(try await storeHas(object.key)) { riders.append(object) }
@@ -54,7 +52,7 @@ struct PointerPlanner {
             for rider in carried { objects[rider.key] = rider }
             add(object, as: PublishedFile(name: file.path, key: object.key, bytes: object.bytes, sha256: object.sha256))
         }
-        if let style = manifest.file(Self.style) { add(try styleObject(style, files: files)) }
+        if let style = manifest.file(BundleFileName.style) { add(try styleObject(style, files: files)) }
 
         let pointer = PublishedPointer(bundleVersion: manifest.version, files: files.sorted { $0.name < $1.name }, deltas: entries)
         // Objects the store copies out of another planned object come after it.
@@ -92,7 +90,7 @@ struct PointerPlanner {
         if previous.bundleVersion != manifest.version {
             let from = previous.bundleVersion
             versions.append(from)
-            guard let tiles = manifest.file("deltas/\(from).mbtiles"), let rows = manifest.file("deltas/\(from).sqlite") else {
+            guard let tiles = manifest.file(BundleFileName.tilesDelta(from: from)), let rows = manifest.file(BundleFileName.rowsDelta(from: from)) else {
                 return ([], [])  // no way from the version published before: apps download in full
             }
             var (tilesObject, tilesFile) = plain(tiles.path, url: manifest.url(tiles.path), bytes: tiles.bytes, sha256: tiles.sha256)
@@ -112,17 +110,17 @@ struct PointerPlanner {
     /// The app database and MBTiles the pointer names: the previous pointer's base while its
     /// steps fit `DeltaChain`'s bounds and it is in the store, else this version's own.
     private func baseFiles(entries: [PublishedDeltas]) async throws -> [(PlannedObject, PublishedFile)] {
-        guard let database = manifest.file(Self.appDatabase), let tiles = manifest.file(Self.tiles) else {
-            return try [manifest.file(Self.appDatabase).map { try gzipped($0.path, file: $0) },
-                        manifest.file(Self.tiles).map { plain($0.path, url: manifest.url($0.path), bytes: $0.bytes, sha256: $0.sha256) }]
+        guard let database = manifest.file(BundleFileName.appDatabase), let tiles = manifest.file(BundleFileName.tiles) else {
+            return try [manifest.file(BundleFileName.appDatabase).map { try gzipped($0.path, file: $0) },
+                        manifest.file(BundleFileName.tiles).map { plain($0.path, url: manifest.url($0.path), bytes: $0.bytes, sha256: $0.sha256) }]
                 .compactMap { $0 }
         }
         func current() throws -> [(PlannedObject, PublishedFile)] {
             [try gzipped(database.path, file: database), plain(tiles.path, url: manifest.url(tiles.path), bytes: tiles.bytes, sha256: tiles.sha256)]
         }
         guard let previous,
-              let oldDatabase = previous.files.first(where: { $0.name == Self.appDatabase }),
-              let oldTiles = previous.files.first(where: { $0.name == Self.tiles }) else { return try current() }
+              let oldDatabase = previous.files.first(where: { $0.name == BundleFileName.appDatabase }),
+              let oldTiles = previous.files.first(where: { $0.name == BundleFileName.tiles }) else { return try current() }
         let base = oldDatabase.bundleVersion ?? previous.bundleVersion
         guard base != manifest.version, oldTiles.bundleVersion ?? previous.bundleVersion == base,
               let entry = entries.first(where: { $0.baseVersion == base }) else { return try current() }

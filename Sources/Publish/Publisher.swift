@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import QuakeBundleFormat
 import QuakeBundleKit
 import QuakeCommon
 
@@ -40,7 +41,7 @@ public enum Publisher {
         let plan = try await planner.plan()
         let pointerBytes = plan.objects.reduce(Int64(0)) { $0 + $1.bytes }
         var summary = PublishSummary(target: target.description, version: manifest.version, changed: plan.pointer != previous,
-                                     base: plan.pointer.files.first { $0.name == PointerPlanner.appDatabase }?.bundleVersion ?? manifest.version,
+                                     base: plan.pointer.files.first { $0.name == BundleFileName.appDatabase }?.bundleVersion ?? manifest.version,
                                      deltaEntries: plan.pointer.deltas.count, pointerBytes: pointerBytes, uploadedObjects: 0, uploadedBytes: 0,
                                      copiedBytes: 0, skippedObjects: 0, skippedBytes: 0, deletedObjects: 0, seconds: 0)
 

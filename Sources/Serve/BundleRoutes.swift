@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import QuakeBundleFormat
 import QuakeBundles
 import QuakeCommon
 
@@ -23,15 +24,21 @@ struct BundleRoutes: Sendable {
 
     /// Files of the bundle served as they are.
     static let plainFiles: [String: String] = [
-        "manifest.json": "application/json", "timeline.json": "application/json", "preview.html": "text/html; charset=utf-8",
-        "quakes.pmtiles": "application/octet-stream", "quakes.mbtiles": "application/octet-stream", "quakes.sqlite": "application/octet-stream",
-        "recent.geojson": "application/geo+json", "land.geojson": "application/geo+json", "plate-boundaries.geojson": "application/geo+json",
+        BundleFileName.manifest: "application/json", BundleFileName.timeline: "application/json", BundleFileName.preview: "text/html; charset=utf-8",
+        BundleFileName.pmtiles: "application/octet-stream", BundleFileName.tiles: "application/octet-stream",
+        BundleFileName.appDatabase: "application/octet-stream", BundleFileName.recent: "application/geo+json",
+        BundleFileName.land: "application/geo+json", BundleFileName.plateBoundaries: "application/geo+json",
     ]
+
+    /// The path the bundle's style is served at (rewritten to point at this server).
+    private static let stylePath = "/" + BundleFileName.style
+    /// Where the quakes' details documents are served.
+    private static let detailsPath = "/" + BundleFileName.details + "/"
 
     /// What a page of another origin draws from: the style, the tiles and the GeoJSON layers the
     /// style points at. Only these carry CORS headers, and only for a request that asks (`Origin`).
     private static func isForMaps(_ path: String) -> Bool {
-        path == "/style.json" || path.hasPrefix("/tiles/") || (path.hasSuffix(".geojson") && plainFiles[String(path.dropFirst())] != nil)
+        path == stylePath || path.hasPrefix("/tiles/") || (path.hasSuffix(".geojson") && plainFiles[String(path.dropFirst())] != nil)
     }
 
     /// The answer to `head`; `defaultHost` (`host:port` the client reached) goes into the style's
@@ -67,18 +74,18 @@ struct BundleRoutes: Sendable {
             return .bytes(Self.javascript, type: "text/javascript; charset=utf-8", cache: "public, max-age=86400")
         case "/maplibre-gl.css":
             return .bytes(Self.stylesheet, type: "text/css; charset=utf-8", cache: "public, max-age=86400")
-        case "/style.json":
+        case Self.stylePath:
             let archive = try archives.archive(for: bundle)
-            let style = try ServeStyle.rewrite(bundle.appendingPathComponent("style.json"), host: host(of: head, defaultHost: defaultHost),
+            let style = try ServeStyle.rewrite(bundle.appendingPathComponent(BundleFileName.style), host: host(of: head, defaultHost: defaultHost),
                                                minZoom: archive.minZoom, maxZoom: archive.maxZoom)
             return .bytes(ByteBuffer(bytes: style), type: "application/json", cache: "no-cache")
         default:
             break
         }
         if path.hasPrefix("/tiles/") { return try tile(String(path.dropFirst("/tiles/".count)), bundle: bundle, head: head) }
-        if path.hasPrefix("/details/"), path.hasSuffix(".json") {
+        if path.hasPrefix(Self.detailsPath), path.hasSuffix(".json") {
             // A quake's details: only a file name `BundleDetails.path(of:)` gives (no other path is read).
-            let id = String(path.dropFirst("/details/".count).dropLast(".json".count))
+            let id = String(path.dropFirst(Self.detailsPath.count).dropLast(".json".count))
             guard let file = BundleDetails.path(of: id), let answer = ServeAnswer.file(bundle.appendingPathComponent(file), type: "application/json") else {
                 return .text(.notFound, "Not Found: no details of this quake in the bundle\n")
             }
@@ -132,7 +139,7 @@ final class ArchiveCache: @unchecked Sendable {
     func archive(for bundle: URL) throws -> TileArchive {
         let path = bundle.path
         if let archive = lock.withLock({ latest?.path == path ? latest?.archive : nil }) { return archive }
-        let archive = try TileArchive(bundle.appendingPathComponent("quakes.mbtiles"), version: bundle.lastPathComponent)
+        let archive = try TileArchive(bundle.appendingPathComponent(BundleFileName.tiles), version: bundle.lastPathComponent)
         lock.withLock { latest = (path, archive) }
         return archive
     }

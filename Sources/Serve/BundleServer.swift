@@ -3,6 +3,7 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import QuakeBundleFormat
 import QuakeCommon
 
 /// `quake-bake serve`: the current bundle over HTTP for MapLibre GL JS in a browser, on
@@ -33,7 +34,7 @@ public final class BundleServer: Sendable {
         routes = BundleRoutes(locate: locate, archives: ArchiveCache(), logger: logger)
         let bundle = try locate()
         let archive = try routes.archives.archive(for: bundle)
-        _ = try ServeStyle.rewrite(bundle.appendingPathComponent("style.json"), host: "127.0.0.1", minZoom: archive.minZoom, maxZoom: archive.maxZoom)
+        _ = try ServeStyle.rewrite(bundle.appendingPathComponent(BundleFileName.style), host: "127.0.0.1", minZoom: archive.minZoom, maxZoom: archive.maxZoom)
     }
 
     /// Serves until cancelled; `onListening` gets the page's URL once the socket listens.

@@ -1,3 +1,4 @@
+import QuakeBundleFormat
 import QuakeBundles
 
 /// The page `serve` answers at `/`: the bundle's `style.json` in MapLibre GL JS, as an app draws it
@@ -45,7 +46,7 @@ enum ServePage {
         <script>\#(DetailPanel.script)</script>
         <script>
         "use strict";
-        const map = new maplibregl.Map({ container: "map", style: "/style.json", hash: true, center: [150, 20], zoom: 1 });
+        const map = new maplibregl.Map({ container: "map", style: "/\#(BundleFileName.style)", hash: true, center: [150, 20], zoom: 1 });
         map.addControl(new maplibregl.NavigationControl({ showCompass: false }));
         map.on("error", e => { document.body.dataset.error = String(e.error && e.error.message || e.error || e); console.error(document.body.dataset.error); });
         addEventListener("error", e => { document.body.dataset.error = e.message; });
@@ -79,7 +80,7 @@ enum ServePage {
           const summaries = paint("clusters")["circle-color"];
           if (typeof summaries === "string") swatch("background", `radial-gradient(${summaries}, transparent)`, "more, hidden at this zoom");
           if (map.getLayer("recent")) {
-            const manifest = await (await fetch("/manifest.json")).json();
+            const manifest = await (await fetch("/\#(BundleFileName.manifest)")).json();
             if (manifest.recent) swatch("box-shadow", "inset 0 0 0 1.5px #f8fafc", `since ${String(manifest.recent.since).slice(0, 10)}, all shown`);
           }
           document.body.dataset.legend = legend.textContent;

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeSQLite
 
@@ -22,8 +23,8 @@ final class TileArchive: @unchecked Sendable {
         self.version = version
         queue = try ReadOnlyDatabase.open(file.path)
         let metadata = try queue.read { db in
-            // Any file given as a bundle: the first of names written twice, values of any kind read as text.
-            try Dictionary(Row.fetchAll(db, sql: "SELECT CAST(name AS TEXT), CAST(value AS TEXT) FROM metadata WHERE name IS NOT NULL LIMIT 1000")
+            // Any file given as a bundle: the first of names written twice.
+            try Dictionary(Row.fetchAll(db, sql: MBTiles.selectMetadata + " LIMIT 1000")
                 .map { (try $0.decode(String.self, atIndex: 0), try $0.decode(String?.self, atIndex: 1) ?? "") }, uniquingKeysWith: { first, _ in first })
         }
         (minZoom, maxZoom) = try Self.check(metadata, of: file)
@@ -41,9 +42,9 @@ final class TileArchive: @unchecked Sendable {
             }
             return zoom
         }
-        let minZoom = try zoom("minzoom"), maxZoom = try zoom("maxzoom")
+        let minZoom = try zoom(MBTiles.Metadata.minZoom), maxZoom = try zoom(MBTiles.Metadata.maxZoom)
         guard minZoom <= maxZoom else { throw refuse("the MBTiles metadata minzoom \(minZoom) is above maxzoom \(maxZoom)") }
-        if let format = metadata["format"], format != "pbf" { throw refuse("the MBTiles metadata format \"\(format.prefix(40))\" is not pbf (vector tiles)") }
+        if let format = metadata[MBTiles.Metadata.format], format != MBTiles.Metadata.vectorTiles { throw refuse("the MBTiles metadata format \"\(format.prefix(40))\" is not pbf (vector tiles)") }
         func numbers(_ name: String, count: ClosedRange<Int>) throws -> [Double]? {
             guard let text = metadata[name] else { return nil }
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -53,21 +54,19 @@ final class TileArchive: @unchecked Sendable {
             return parts.map { $0! }
         }
         func onTheGlobe(_ longitude: Double, _ latitude: Double) -> Bool { (-180...180).contains(longitude) && (-90...90).contains(latitude) }
-        if let b = try numbers("bounds", count: 4...4), !(onTheGlobe(b[0], b[1]) && onTheGlobe(b[2], b[3]) && b[0] <= b[2] && b[1] <= b[3]) {
-            throw refuse("the MBTiles metadata bounds \(metadata["bounds"]!.prefix(80)) are not west,south,east,north on the globe")
+        if let b = try numbers(MBTiles.Metadata.bounds, count: 4...4), !(onTheGlobe(b[0], b[1]) && onTheGlobe(b[2], b[3]) && b[0] <= b[2] && b[1] <= b[3]) {
+            throw refuse("the MBTiles metadata bounds \(metadata[MBTiles.Metadata.bounds]!.prefix(80)) are not west,south,east,north on the globe")
         }
-        if let c = try numbers("center", count: 2...3), !(onTheGlobe(c[0], c[1]) && (c.count == 2 || (0...Double(zooms.upperBound)).contains(c[2]))) {
-            throw refuse("the MBTiles metadata center \(metadata["center"]!.prefix(80)) is not longitude,latitude[,zoom] on the globe")
+        if let c = try numbers(MBTiles.Metadata.center, count: 2...3), !(onTheGlobe(c[0], c[1]) && (c.count == 2 || (0...Double(zooms.upperBound)).contains(c[2]))) {
+            throw refuse("the MBTiles metadata center \(metadata[MBTiles.Metadata.center]!.prefix(80)) is not longitude,latitude[,zoom] on the globe")
         }
         return (minZoom, maxZoom)
     }
 
     /// The tile at `z/x/y` (XYZ, y down), or `nil` where the archive has none.
     func tile(z: Int, x: Int, y: Int) throws -> Data? {
-        let row = (1 << z) - 1 - y // MBTiles rows are TMS: y up
-        return try queue.read { db in
-            try Data.fetchOne(db, sql: "SELECT tile_data FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?",
-                              arguments: [z, x, row])
+        try queue.read { db in
+            try Data.fetchOne(db, sql: MBTiles.selectTile, arguments: [z, x, MBTiles.row(y, zoom: z)])
         }
     }
 }

@@ -1,3 +1,5 @@
+import QuakeBundleFormat
+
 /// A tile address: zoom, column x and row y counted from the north (XYZ scheme).
 public struct TileKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Zoom level.
@@ -16,8 +18,8 @@ public struct TileKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// `z/x/y`.
     public var description: String { "\(z)/\(x)/\(y)" }
 
-    /// The row in the TMS scheme MBTiles uses: counted from the south, `2^z - 1 - y`.
-    public var tmsRow: UInt32 { UInt32((1 << z) - 1) - y }
+    /// The row in the TMS scheme MBTiles uses: counted from the south (`MBTiles.row`).
+    public var tmsRow: UInt32 { UInt32(MBTiles.row(Int(y), zoom: z)) }
 
     /// Ordered by zoom, then column, then row (the MBTiles insert order).
     public static func < (a: TileKey, b: TileKey) -> Bool {

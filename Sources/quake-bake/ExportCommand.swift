@@ -1,10 +1,8 @@
 import ArgumentParser
 import Foundation
 import QuakeBundles
-import QuakeCatalog
 import QuakeCommon
 import QuakeOperations
-import QuakeTiles
 
 /// `quake-bake export`.
 struct ExportCommand: AsyncParsableCommand {
@@ -29,16 +27,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Output directory for bundle versions (default: <workspace>/bundles).", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Only events at or after this time (ISO 8601, UTC unless a zone is given).", valueName: "time"))
-    var since: String?
-    @Option(help: ArgumentHelp("Only events before this time.", valueName: "time")) var until: String?
-    @Option(parsing: .unconditional, help: "Only events with at least this magnitude.") var minMagnitude: Double?
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Only events inside west,south,east,north (west > east crosses the antimeridian).", valueName: "w,s,e,n"))
-    var bbox: String?
-    @Option(help: ArgumentHelp("Only events of this type (repeat or comma-separate; default: all).", valueName: "type"))
-    var eventType: [String] = []
-
+    @OptionGroup var selection: ExportSelectionFlags
     @OptionGroup var bundle: BundleFlags
     @Flag(help: "Encode every tile and write every file whole, reusing nothing from the current bundle (the same content; quakes.sqlite and quakes.mbtiles come out compact).") var full = false
 
@@ -75,13 +64,8 @@ struct ExportCommand: AsyncParsableCommand {
 
     private func exportOptions() throws -> ExportOptions {
         var options = ExportOptions()
+        try selection.apply(to: &options)
         try bundle.apply(to: &options)
-        options.selection.since = try since.map { try SelectionOptions.time($0, flag: "--since") }
-        options.selection.until = try until.map { try SelectionOptions.time($0, flag: "--until") }
-        options.selection.minMagnitude = minMagnitude
-        if let bbox { options.selection.bbox = try BoundingBox(parsing: bbox) }
-        options.selection.eventTypes = eventType.flatMap { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            .filter { !$0.isEmpty }
         options.reuseTiles = !full
         try options.validate()
         return options

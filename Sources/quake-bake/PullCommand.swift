@@ -59,7 +59,7 @@ struct PullCommand: AsyncParsableCommand {
                 progress.finish()
             } catch let error as BundleClientError {
                 progress.finish()
-                throw QuakeBakeError(error.message, exitStatus: error.kind == .unreachable || error.kind == .busy ? .temporaryFailure : .failure)
+                throw QuakeBakeError(Self.kind(of: error), error.message)
             }
             let current = client.currentDirectory.path
             let downloaded = Format.bytes(Int(update.downloadedBytes))
@@ -81,5 +81,16 @@ struct PullCommand: AsyncParsableCommand {
             throw ValidationError("--from must be an http://, https:// or file:// URL or a directory (an s3:// bucket: give its public http(s) URL)")
         }
         return url
+    }
+
+    /// The kind of failure a client's error is, as the rest of quake-bake says it (and so its exit status:
+    /// 75 when the next run may do better, 1 otherwise).
+    private static func kind(of error: BundleClientError) -> QuakeBakeError.Kind {
+        switch error.kind {
+        case .busy: .locked
+        case .unreachable: .unavailable
+        case .refused: .refused
+        case .local: .failure
+        }
     }
 }

@@ -10,7 +10,8 @@ enum Reporting {
         do {
             try await body()
         } catch let error as ExitStatusProviding {
-            logger.error("\(error)")
+            // The kind goes with the line (`kind=locked`, a JSON member), for whoever reads the logs of many runs.
+            logger.error("\(error)", metadata: ["kind": "\(error.kind.rawValue)"])
             throw ExitCode(error.exitStatus.rawValue)
         } catch let error as ExitCode {
             throw error

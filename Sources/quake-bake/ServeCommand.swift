@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeServe
 
@@ -49,8 +50,8 @@ struct ServeCommand: AsyncParsableCommand {
             let directory = bundle.map { URL(fileURLWithPath: $0) } ?? common.resolvedWorkspace.bundlesDirectory.appendingPathComponent("current")
             let locate: @Sendable () throws -> URL = {
                 let resolved = directory.resolvingSymlinksInPath()
-                guard FileManager.default.fileExists(atPath: resolved.appendingPathComponent("style.json").path),
-                      FileManager.default.fileExists(atPath: resolved.appendingPathComponent("quakes.mbtiles").path) else {
+                guard FileManager.default.fileExists(atPath: resolved.appendingPathComponent(BundleFileName.style).path),
+                      FileManager.default.fileExists(atPath: resolved.appendingPathComponent(BundleFileName.tiles).path) else {
                     throw QuakeBakeError("no bundle with style.json and quakes.mbtiles at \(directory.path): run `quake-bake export` first", exitStatus: .usage)
                 }
                 return resolved

@@ -94,6 +94,10 @@ import TestSupport
             // Quotes, backslashes and brackets inside strings, cut at every place by the small pieces.
             ("escapes.geojson", sample.replacingOccurrences(of: #""place":""#, with: #""place":"q\" ]},[{ \\\" \\\\ "#)),
             ("features-first.geojson", "{" + sample[features.lowerBound...].dropLast(1) + ",\"type\":\"FeatureCollection\"}"),
+            // A long first member, before the features (looked for again only as the text read doubles),
+            // and one left open to the end (once looked for from the start with every piece: found by Scripts/fuzz geojson).
+            ("long-first-member.geojson", "{\"note\":\"" + String(repeating: #"ab\"[{"#, count: 60_000) + "\"," + sample.dropFirst()),
+            ("open-first-member.geojson", "{\"type\":\"Feat" + String(repeating: #"s\"[["#, count: 60_000)),
             ("bom.csv", "\u{FEFF}" + csv),
             ("truncated.csv", String(csv.prefix(csv.count / 2))),
             ("quoted-newlines.csv", csv.replacingOccurrences(of: "\"", with: "\"\n")),

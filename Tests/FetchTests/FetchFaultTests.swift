@@ -112,7 +112,7 @@ import TestSupport
                                       logger: FetchSupport.logger)
             Issue.record("the run should have stopped")
         } catch let error as ExitStatusProviding {
-            #expect(error.exitStatus == .failure)
+            #expect(error.kind == .refused && error.exitStatus == .failure)
             #expect("\(error)".contains("status 400"))
         }
         // The refused window was not archived; nothing else was retried into a duplicate.
@@ -130,7 +130,7 @@ import TestSupport
                                       logger: FetchSupport.logger)
             Issue.record("the run should have failed")
         } catch let error as ExitStatusProviding {
-            #expect(error.exitStatus == .temporaryFailure)
+            #expect(error.kind == .unavailable && error.exitStatus == .temporaryFailure)
             #expect("\(error)".contains("503"))
         }
         #expect(try await standIn.requests().count == FetchSupport.options(standIn).maxAttempts)

@@ -49,7 +49,7 @@ import TestSupport
             failure = error
         }
         let error = try #require(failure as? any ExitStatusProviding, "\(c.fault): the run should have failed")
-        #expect(error.exitStatus == .temporaryFailure, "\(c.fault): \(error)")
+        #expect(error.kind == .unavailable && error.exitStatus == .temporaryFailure, "\(c.fault): \(error)")
         #expect("\(error)".contains(c.message), "\(c.fault): \(error)")
         let requests = try await standIn.requests()
         #expect(requests.count <= 1 + options.maxAttempts, "\(c.fault): \(requests.count) requests")

@@ -68,7 +68,12 @@ import TestSupport
         let lock = try WorkspaceLock(workspace: Workspace(root: directory.url), command: "a long bake")
         let outcome = try await QuakeBakeCLI.run(Self.arguments(directory.url, standIn))
         #expect(outcome.status == ExitStatus.temporaryFailure.rawValue)
-        #expect(outcome.standardError.contains("in use by `a long bake`"))
+        #expect(outcome.standardError.contains("in use by `a long bake`") && outcome.standardError.contains("kind=locked"), "\(outcome.standardError)")
+        // Under cron, the JSON line carries the kind for a log reader to tell "try later" apart.
+        let json = try await QuakeBakeCLI.run(Self.arguments(directory.url, standIn) + ["--log-format", "json"])
+        let error = json.standardError.split(separator: "\n")
+            .compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }.first { $0["level"] == "error" }
+        #expect(json.status == ExitStatus.temporaryFailure.rawValue && error?["kind"] == "locked", "\(json.standardError)")
         #expect(try await standIn.requests().isEmpty)
         let held = try await Self.status(directory.url)
         #expect(held.lock?.command == "a long bake")

@@ -85,7 +85,7 @@ import TestSupport
         ("fetch:\n  details: some", "details: \"some\" is not one of significant, all, none"),
         ("fetch:\n  details_per_run: -1", "details_per_run: -1 must be 0…100000"),
         ("export:\n  recent_days: soon", "recent_days: \"soon\" is not auto, off or a number of days"),
-        ("export:\n  recent_days: 400", "--recent-days must be auto, off or 1…366, not 400"),
+        ("export:\n  recent_days: 400", "export recent_days: must be auto, off or 1…366, not 400"),
         // Odd YAML shapes (issue 46): a key that is a list (`? [a, b]`) once ended `bake` with
         // SIGILL inside the YAML library, and a sexagesimal integer past 2^63 with SIGTRAP.
         ("? [a, b]\n: c\n", "bake.yaml line 1: a key is a list, not a name"),
@@ -116,7 +116,7 @@ import TestSupport
             _ = try ConfigurationFile.parse(Data(text.utf8), source: "bake.yaml")
             Issue.record("\(text) was accepted")
         } catch let error as QuakeBakeError {
-            #expect(error.exitStatus == .usage)
+            #expect(error.kind == .usage)
             #expect(error.description.contains(message), "\(error.description)")
             #expect(error.description.contains("bake.yaml"), "\(error.description)")
         } catch {
@@ -138,7 +138,7 @@ import TestSupport
         do {
             _ = try ConfigurationFile.parse(laughs, source: "laughs.yaml")
         } catch let error as QuakeBakeError {
-            #expect(error.exitStatus == .usage && error.description.contains("laughs.yaml holds more than 10,000 values once its YAML aliases are expanded"),
+            #expect(error.kind == .usage && error.description.contains("laughs.yaml holds more than 10,000 values once its YAML aliases are expanded"),
                     "\(error.description)")
         }
         // Nesting past libyaml's depth is invalid YAML, said in a line of reasonable length.
@@ -160,7 +160,7 @@ import TestSupport
                 _ = try ConfigurationFile.read(file)
                 Issue.record("\(file.path) was read")
             } catch let error as QuakeBakeError {
-                #expect(error.exitStatus == .usage && error.description.contains(message), "\(error.description)")
+                #expect(error.kind == .usage && error.description.contains(message), "\(error.description)")
             }
         }
     }

@@ -70,7 +70,7 @@ import TestSupport
         defer { lock.release() }
         let result = try await index(f, ["--from", TestData.usgs("query-m4-1921-2021.csv.gz").path])
         #expect(result.status == ExitStatus.temporaryFailure.rawValue)
-        #expect(result.standardError.contains("in use by `a test holding the lock`"))
+        #expect(result.standardError.contains("in use by `a test holding the lock`") && result.standardError.contains("kind=locked"), "\(result.standardError)")
         #expect(!FileManager.default.fileExists(atPath: f.store.path))
     }
 }

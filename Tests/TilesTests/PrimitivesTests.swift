@@ -5,18 +5,8 @@ import QuakeTiles
 import TestSupport
 import Testing
 
-/// SipHash, feature ids, Web Mercator, tile keys.
+/// Feature ids, Web Mercator, tile keys.
 @Suite struct PrimitivesTests {
-    @Test func sipHashMatchesTheReferenceVectors() {
-        // From the SipHash paper's test vectors (key 00…0f, messages 00, 00 01, …).
-        #expect(SipHasher.hash([UInt8]()) == 0x726F_DB47_DD0E_0E31)
-        #expect(SipHasher.hash(Array(0..<8 as Range<UInt8>)) == 0x93F5_F579_9A93_2462)
-        #expect(SipHasher.hash(Array(0..<15 as Range<UInt8>)) == 0xA129_CA61_49BE_45E5)
-        var words = SipHasher()
-        words.combine(UInt64(0x0706_0504_0302_0100))
-        #expect(words.finalize() == SipHasher.hash(Array(0..<8 as Range<UInt8>)))
-    }
-
     @Test func featureIDsMatchAnIndependentImplementation() async throws {
         let ids = ["us7000abcd", "ci40123456", "nc73912345", "ak0241ha8yl1", "", "hv70306777", "Ñuñoa-東京"]
         let python = try JSONDecoder().decode([String: UInt64].self, from: await WitnessScript.run("tiles_witness.py", ["featureids"] + ids))

@@ -1,3 +1,5 @@
+import QuakeBundleFormat
+
 /// Which of a publication's files a ``BundleClient`` keeps: `quakes.sqlite` and `quakes.mbtiles`
 /// always (the queries and the deltas need them), and the others this selection takes.
 public struct BundleFileSelection: Sendable {
@@ -10,7 +12,7 @@ public struct BundleFileSelection: Sendable {
 
     /// Whether the file named `name` is kept.
     public func contains(_ name: String) -> Bool {
-        PointerCheck.syncedNames.contains(name) || takes(name)
+        BundleFileName.synced.contains(name) || takes(name)
     }
 
     /// What a map app reads: every file but those only a web client needs. The app draws the
@@ -28,7 +30,7 @@ public struct BundleFileSelection: Sendable {
     public static let all = BundleFileSelection { _ in true }
 
     /// The files only a web client reads.
-    public static let webOnly: Set<String> = ["quakes.pmtiles", "recent.geojson", "preview.html"]
+    public static let webOnly: Set<String> = [BundleFileName.pmtiles, BundleFileName.recent, BundleFileName.preview]
     /// The folders whose files only a web client (or `serve`) reads.
-    public static let webOnlyFolders = ["geojson/", "details/"]
+    public static let webOnlyFolders = [BundleFileName.geoJSONZooms + "/", BundleFileName.details + "/"]
 }

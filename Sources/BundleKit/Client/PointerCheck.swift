@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 
 /// Reads and checks `current.json` before anything it names is used: a pointer that breaks any
 /// rule is refused whole (a publication that names one hostile key is not trusted for the rest).
@@ -29,15 +30,15 @@ struct PointerCheck {
         }
         try version(pointer.bundleVersion, "its bundle_version")
         try files(pointer.files, "its files")
-        for name in Self.syncedNames {
+        for name in BundleFileName.synced {
             guard let file = pointer.files.first(where: { $0.name == name }) else { throw refusal("it names no \(name)") }
             guard file.baseVersion == nil else { throw refusal("its \(name) has a base_version (only a delta's files have one)") }
         }
-        let bases = Set(pointer.files.filter { Self.syncedNames.contains($0.name) }.map { $0.bundleVersion ?? pointer.bundleVersion })
-        guard bases.count == 1 else { throw refusal("its quakes.sqlite and quakes.mbtiles are of different versions") }
-        for file in pointer.files where !Self.syncedNames.contains(file.name) {
+        let bases = Set(pointer.files.filter { BundleFileName.synced.contains($0.name) }.map { $0.bundleVersion ?? pointer.bundleVersion })
+        guard bases.count == 1 else { throw refusal("its \(BundleFileName.appDatabase) and \(BundleFileName.tiles) are of different versions") }
+        for file in pointer.files where !BundleFileName.synced.contains(file.name) {
             guard file.bundleVersion == nil, file.baseVersion == nil else {
-                throw refusal("its \(file.name) names versions (only quakes.sqlite and quakes.mbtiles may be a base)")
+                throw refusal("its \(file.name) names versions (only \(BundleFileName.appDatabase) and \(BundleFileName.tiles) may be a base)")
             }
         }
         guard pointer.deltas.count <= limits.deltaChains else {
@@ -56,9 +57,6 @@ struct PointerCheck {
             }
         }
     }
-
-    /// The files whose changes deltas carry.
-    static let syncedNames = [BundleSchema.appDatabase.name, BundleSchema.tiles.name]
 
     private func files(_ files: [PublishedFile], _ what: String) throws {
         guard files.count <= limits.files else { throw refusal("\(what) name \(files.count) files, more than the \(limits.files) allowed") }

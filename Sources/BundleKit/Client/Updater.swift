@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 
 /// One run of ``BundleClient/update()``, on a thread of its own: read the pointer, decide,
 /// assemble the new version beside the held one, switch.
@@ -66,7 +67,7 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
 
     /// The pointer's files this client keeps whole (not brought up by deltas).
     private func wholeFiles(of pointer: PublishedPointer) -> [PublishedFile] {
-        pointer.files.filter { !PointerCheck.syncedNames.contains($0.name) && !$0.name.hasPrefix("deltas/") && selection.contains($0.name) }
+        pointer.files.filter { !BundleFileName.synced.contains($0.name) && !$0.name.hasPrefix(BundleFileName.deltas + "/") && selection.contains($0.name) }
     }
 
     /// Puts `quakes.sqlite` and `quakes.mbtiles` of the pointer's version into `staging`: the held
@@ -74,14 +75,14 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
     /// check; otherwise the pointer's (a base brought up by its own chain, whose failure is final).
     private func syncedFiles(_ pointer: PublishedPointer, held: LocalDirectory.Held?, into staging: URL, downloads: Downloads) throws -> BundleUpdate.Way {
         if let held, held.version == pointer.bundleVersion,  // only files the selection adds were missing
-           (try? PointerCheck.syncedNames.forEach { name in
+           (try? BundleFileName.synced.forEach { name in
                try Downloads.place(held.directory.appendingPathComponent(name), at: staging.appendingPathComponent(name), copy: false)
            }) != nil {
             return .alreadyCurrent
         }
         if let held, let chain = pointer.deltas.first(where: { $0.baseVersion == held.version }) {
             do {
-                for name in PointerCheck.syncedNames {
+                for name in BundleFileName.synced {
                     try copy { try Downloads.place(held.directory.appendingPathComponent(name), at: staging.appendingPathComponent(name), copy: true) }
                 }
                 try apply(chain, to: pointer.bundleVersion, in: staging, downloads: downloads)
@@ -93,7 +94,7 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
             }
         }
         var base = pointer.bundleVersion
-        for name in PointerCheck.syncedNames {
+        for name in BundleFileName.synced {
             let file = pointer.files.first { $0.name == name }!
             let destination = staging.appendingPathComponent(name)
             try downloads.install(file, at: destination, copy: true)
@@ -137,7 +138,7 @@ final class Updater: @unchecked Sendable {  // used by one thread at a time
             let db = try SQLiteConnection(url, readOnly: true)
             try SchemaCheck(connection: db, database: "main", schema: synced.fileSchema, maxRows: limits.rows).run()
             if synced.name == BundleSchema.appDatabase.name {
-                let held = try db.text("SELECT value FROM \(BundleSchema.info.table.quoted) WHERE name = 'bundle_version'")
+                let held = try db.text("SELECT value FROM \(BundleSchema.info.table.quoted) WHERE name = '\(AppDatabaseSchema.Info.bundleVersion)'")
                 guard held == version else { throw SchemaCheck.Refusal("it names version \(held.map { SchemaCheck.shown($0) } ?? "none"), not \(version)") }
             }
         } catch let error as SchemaCheck.Refusal {

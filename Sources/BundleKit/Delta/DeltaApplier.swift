@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 
 /// Applies one delta file to a copy of the bundle file it changes, in one transaction, after
 /// checking it: its schema against the one this library declares (``SchemaCheck``), its pages,
@@ -40,7 +41,7 @@ struct DeltaApplier {
 
     /// The version the app database open on `db` names in its `info`.
     private func heldVersion(_ db: SQLiteConnection) throws -> String? {
-        try db.text("SELECT value FROM main.\(BundleSchema.info.table.quoted) WHERE name = 'bundle_version'")
+        try db.text("SELECT value FROM main.\(BundleSchema.info.table.quoted) WHERE name = '\(AppDatabaseSchema.Info.bundleVersion)'")
     }
 
     /// Applies the delta's rows of `table`: removed keys, then new and changed rows; a table
@@ -82,7 +83,7 @@ struct DeltaApplier {
     private func checkRows(_ db: SQLiteConnection, version: String) throws {
         let held = try heldVersion(db)
         guard held == version else { throw SchemaCheck.Refusal("once applied, the app database names version \(Self.shown(held)), not \(version)") }
-        let said = try db.text("SELECT value FROM main.\(BundleSchema.info.table.quoted) WHERE name = 'events'").flatMap { Int64($0) }
+        let said = try db.text("SELECT value FROM main.\(BundleSchema.info.table.quoted) WHERE name = '\(AppDatabaseSchema.Info.events)'").flatMap { Int64($0) }
         let rows = try db.integer("SELECT count(*) FROM main.\(BundleSchema.events.table.quoted)") ?? 0
         let entries = try db.integer("SELECT count(*) FROM main.\(SQL.identifier(BundleSchema.rtree.name))") ?? 0
         guard said == nil || said == rows, entries == rows else {

@@ -1,3 +1,5 @@
+import QuakeBundleFormat
+
 /// A delta chain of the pointer, as the steps it takes: for each step from version N to N+1,
 /// the `.mbtiles` and the `.sqlite` delta files (docs/deltas.md).
 struct DeltaChain {
@@ -24,26 +26,19 @@ struct DeltaChain {
             guard next.count == 1, let following = next.first else { throw Self.refusal(chain, "the step from \(version) leads to more than one version") }
             var byFile: [String: PublishedFile] = [:]
             for file in files {
-                guard let synced = Self.syncedFile(of: file.name), byFile[synced] == nil else {
-                    throw Self.refusal(chain, "the step from \(version) holds \(file.name), not one delta of each of quakes.mbtiles and quakes.sqlite")
+                guard let synced = BundleFileName.syncedFile(ofDelta: file.name), byFile[synced] == nil else {
+                    throw Self.refusal(chain, "the step from \(version) holds \(file.name), not one delta of each of \(BundleFileName.tiles) and \(BundleFileName.appDatabase)")
                 }
                 byFile[synced] = file
             }
-            guard byFile.count == PointerCheck.syncedNames.count else {
-                throw Self.refusal(chain, "the step from \(version) lacks a delta of \(Set(PointerCheck.syncedNames).subtracting(byFile.keys).sorted().joined(separator: ", "))")
+            guard byFile.count == BundleFileName.synced.count else {
+                throw Self.refusal(chain, "the step from \(version) lacks a delta of \(Set(BundleFileName.synced).subtracting(byFile.keys).sorted().joined(separator: ", "))")
             }
             steps.append(Step(base: version, target: following, files: byFile))
             version = following
         }
         guard byBase.isEmpty else { throw Self.refusal(chain, "it holds files of steps that do not lead to \(target)") }
         self.steps = steps
-    }
-
-    /// The synced file a delta file changes, by its extension (`deltas/<N>.mbtiles` → `quakes.mbtiles`).
-    private static func syncedFile(of name: String) -> String? {
-        if name.hasSuffix(".mbtiles") { return BundleSchema.tiles.name }
-        if name.hasSuffix(".sqlite") { return BundleSchema.appDatabase.name }
-        return nil
     }
 
     private static func refusal(_ chain: PublishedDeltas, _ why: String) -> BundleClientError {

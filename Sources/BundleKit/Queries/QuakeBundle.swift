@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 
 /// One bundle version, opened for the queries a map app makes (docs/bundlekit.md,
 /// "The queries"): the biggest quakes in a map rectangle and time window, one quake's details by the
@@ -28,7 +29,7 @@ public final class QuakeBundle: @unchecked Sendable {
         }
         do {
             db = try SQLiteConnection(file, readOnly: true)
-            version = try db.text("SELECT value FROM info WHERE name = 'bundle_version'") ?? ""
+            version = try db.text("SELECT value FROM info WHERE name = '\(AppDatabaseSchema.Info.bundleVersion)'") ?? ""
             hasDetails = try db.integer("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = ?", [.text(BundleSchema.details.table.name)]) == 1
         } catch let error as SQLiteError {
             throw BundleClientError(.local, error.description)
@@ -72,7 +73,7 @@ public final class QuakeBundle: @unchecked Sendable {
     /// no in-memory index, so an app draws it as soon as it opens the bundle).
     public func recent() throws -> [Quake] {
         try locked {
-            guard let since = try text("SELECT value FROM info WHERE name = 'recent_since'").flatMap({ Int64($0) }) else { return [] }
+            guard let since = try text("SELECT value FROM info WHERE name = '\(AppDatabaseSchema.Info.recentSince)'").flatMap({ Int64($0) }) else { return [] }
             var quakes: [Quake] = []
             try query("SELECT \(SQL.list(Quake.columns)) FROM events WHERE time >= ? ORDER BY time DESC, rowid", [.integer(since)]) {
                 quakes.append(Quake($0))

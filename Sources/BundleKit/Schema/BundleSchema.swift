@@ -1,3 +1,5 @@
+import QuakeBundleFormat
+
 /// The bundle's two SQLite files and their deltas as this library expects them
 /// (docs/bundle.md, docs/deltas.md), declared once: the schema checks, the SQL that applies a delta
 /// and the queries are all made from these declarations, never from what a file says of itself.
@@ -47,12 +49,12 @@ enum BundleSchema {
 
     /// `quakes.sqlite`.
     static let appDatabase = SyncedFile(
-        name: "quakes.sqlite", role: "the app database",
+        name: BundleFileName.appDatabase, role: "the app database",
         synced: [events, info, details], spatialIndex: rtree, indexes: ["events_id", "events_time", "events_mag"])
 
     /// `quakes.mbtiles` (MBTiles 1.3): tiles and metadata.
     static let tiles = SyncedFile(
-        name: "quakes.mbtiles", role: "the tiles",
+        name: BundleFileName.tiles, role: "the tiles",
         synced: [
             SyncedTable(TableSpec("tiles", [
                 .integer("zoom_level", 0...30, nullable: false), .integer("tile_column", 0...(1 << 30), nullable: false),

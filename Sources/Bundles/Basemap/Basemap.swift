@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCatalog
 
 /// What `style.json` draws under the quakes (`--basemap`, `export: basemap:` in the configuration).
@@ -14,7 +15,7 @@ public enum Basemap: String, CaseIterable, Sendable, Hashable {
     var files: [(name: String, bytes: Data)] {
         switch self {
         case .naturalEarth:
-            [(MapLayers.landFile, Data(BasemapFiles.land.utf8)), (MapLayers.plateBoundariesFile, Data(BasemapFiles.plateBoundaries.utf8))]
+            [(BundleFileName.land, Data(BasemapFiles.land.utf8)), (BundleFileName.plateBoundaries, Data(BasemapFiles.plateBoundaries.utf8))]
         case .none: []
         }
     }

@@ -1,3 +1,4 @@
+import QuakeBundleFormat
 import QuakeCatalog
 import QuakeTiles
 
@@ -13,7 +14,6 @@ import QuakeTiles
 enum MapLayers {
     /// The basemap's sources: GeoJSON files beside the style in the bundle.
     static let landSource = "land", plateBoundariesSource = "plates"
-    static let landFile = "land.geojson", plateBoundariesFile = "plate-boundaries.geojson"
     /// Natural Earth is public domain; credited anyway.
     static let landAttribution = "Land: Natural Earth (public domain)"
     /// ODC-By 1.0 asks that this travels with the data (data/basemap/README.md).
@@ -24,8 +24,8 @@ enum MapLayers {
 
     /// The sources the basemap's layers draw from.
     static var basemapSources: [(String, JSON)] {
-        [(landSource, .object([("type", .string("geojson")), ("data", .string(landFile)), ("attribution", .string(landAttribution))])),
-         (plateBoundariesSource, .object([("type", .string("geojson")), ("data", .string(plateBoundariesFile)),
+        [(landSource, .object([("type", .string("geojson")), ("data", .string(BundleFileName.land)), ("attribution", .string(landAttribution))])),
+         (plateBoundariesSource, .object([("type", .string("geojson")), ("data", .string(BundleFileName.plateBoundaries)),
                                           ("attribution", .string(plateBoundariesAttribution))]))]
     }
 

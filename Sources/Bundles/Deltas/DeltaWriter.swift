@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeSQLite
 import QuakeTiles
@@ -39,10 +40,8 @@ enum DeltaWriter {
         let removedFiles: [String]
     }
 
-    /// The directory of the deltas in a bundle.
-    static let directoryName = "deltas"
     /// Files a delta carries the changes of, rather than listing them as changed.
-    static let coveredFiles: Set<String> = ["quakes.mbtiles", "quakes.sqlite"]
+    static let coveredFiles = Set(BundleFileName.synced)
 
     /// An older version a delta starts from.
     struct Base: Sendable {
@@ -78,16 +77,16 @@ enum DeltaWriter {
             return Base(directory: base, version: version, target: bundleVersion)
         }
         if !bases.isEmpty {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(directoryName), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(BundleFileName.deltas), withIntermediateDirectories: true)
         }
         return bases
     }
 
     /// `delta_info`, the versions a delta joins, as SQL run in the delta file being made.
     private static func deltaInfo(_ base: Base) -> (sql: String, arguments: StatementArguments) {
-        ("CREATE TABLE delta_info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;"
-            + "INSERT INTO delta_info (name, value) VALUES ('base_version', ?), ('bundle_version', ?);",
-         [base.version, base.target])
+        (DeltaSchema.infoTable + ";"
+            + "INSERT INTO delta_info (name, value) VALUES (?, ?), (?, ?);",
+         [DeltaSchema.Info.baseVersion, base.version, DeltaSchema.Info.bundleVersion, base.target])
     }
 
     /// Writes the tiles delta from each base, once the new version's `quakes.mbtiles` is complete.
@@ -99,10 +98,10 @@ enum DeltaWriter {
     static func writeTiles(into directory: URL, from bases: [Base], encoded: (base: URL, keys: [TileKey])?) -> [Failure] {
         bases.compactMap { base in
             let candidates = encoded.flatMap { encoded in
-                earlierDelta(from: encoded.base, to: base, ext: "mbtiles").map { (encoded.keys, $0) }
+                earlierDelta(from: encoded.base, to: base, of: BundleFileName.tiles).map { (encoded.keys, $0) }
             }
-            return attempt(base, writing: directory.appendingPathComponent("\(directoryName)/\(base.version).mbtiles")) { url in
-                try tiles(new: directory.appendingPathComponent("quakes.mbtiles"), base: base, candidates: candidates, to: url)
+            return attempt(base, writing: directory.appendingPathComponent(BundleFileName.tilesDelta(from: base.version))) { url in
+                try tiles(new: directory.appendingPathComponent(BundleFileName.tiles), base: base, candidates: candidates, to: url)
             }
         }
     }
@@ -126,12 +125,12 @@ enum DeltaWriter {
             logger.warning("no delta from version \(failure.base): \(failure.reason)")
         }
         for version in failed {
-            for ext in ["mbtiles", "sqlite"] {
-                try? FileManager.default.removeItem(at: directory.appendingPathComponent("\(directoryName)/\(version).\(ext)"))
+            for file in BundleFileName.synced {
+                try? FileManager.default.removeItem(at: directory.appendingPathComponent(BundleFileName.delta(of: file, from: version)))
             }
         }
         let left = bases.filter { !failed.contains($0.version) }
-        if left.isEmpty { try? FileManager.default.removeItem(at: directory.appendingPathComponent(directoryName)) }
+        if left.isEmpty { try? FileManager.default.removeItem(at: directory.appendingPathComponent(BundleFileName.deltas)) }
         return left
     }
 
@@ -139,9 +138,9 @@ enum DeltaWriter {
     /// `.none` when `previous` is the base itself, else its delta file from the base, when that
     /// file is the one its manifest lists (same sha256): a delta file damaged or changed since
     /// it was published says nothing to be trusted, and every tile or row is compared instead.
-    private static func earlierDelta(from previous: URL, to base: Base, ext: String) -> URL?? {
+    private static func earlierDelta(from previous: URL, to base: Base, of file: String) -> URL?? {
         if previous.lastPathComponent == base.directory.lastPathComponent { return .some(nil) }
-        let path = "\(directoryName)/\(base.version).\(ext)"
+        let path = BundleFileName.delta(of: file, from: base.version)
         guard BundleFiles.matchingManifest([path], in: previous).contains(path) else { return nil }
         return .some(previous.appendingPathComponent(path))
     }
@@ -163,10 +162,10 @@ enum DeltaWriter {
     static func writeRows(into directory: URL, from bases: [Base], touched: (base: URL, rows: TouchedRows)?) -> [Failure] {
         bases.compactMap { base in
             let candidates = touched.flatMap { touched in
-                earlierDelta(from: touched.base, to: base, ext: "sqlite").map { (touched.rows, $0) }
+                earlierDelta(from: touched.base, to: base, of: BundleFileName.appDatabase).map { (touched.rows, $0) }
             }
-            return attempt(base, writing: directory.appendingPathComponent("\(directoryName)/\(base.version).sqlite")) { url in
-                try rows(new: directory.appendingPathComponent("quakes.sqlite"), base: base, candidates: candidates, to: url)
+            return attempt(base, writing: directory.appendingPathComponent(BundleFileName.rowsDelta(from: base.version))) { url in
+                try rows(new: directory.appendingPathComponent(BundleFileName.appDatabase), base: base, candidates: candidates, to: url)
             }
         }
     }
@@ -174,7 +173,7 @@ enum DeltaWriter {
     /// The deltas as the manifest lists them, from the new version's `files`.
     static func describe(_ bases: [Base], files: [BundleFiles.File]) -> [Delta] {
         let now = Dictionary(files.map { ($0.path, $0.sha256) }, uniquingKeysWith: { a, _ in a })
-        func whole(_ path: String) -> Bool { !coveredFiles.contains(path) && !path.hasPrefix(directoryName + "/") }
+        func whole(_ path: String) -> Bool { !coveredFiles.contains(path) && !path.hasPrefix(BundleFileName.deltas + "/") }
         return bases.map { base in
             let old = Manifest.files(in: base.directory)
             return Delta(base: base.version,
@@ -190,7 +189,7 @@ enum DeltaWriter {
         let queue = try SQLiteBuild.create(url, label: "delta-tiles", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
-            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent("quakes.mbtiles").path])
+            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent(BundleFileName.tiles).path])
             var newTiles = "m.tiles t"
             if let (encoded, earlier) = candidates {
                 try db.execute(sql: "CREATE TEMP TABLE encoded (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, PRIMARY KEY (zoom_level, tile_column, tile_row)) WITHOUT ROWID")
@@ -215,23 +214,23 @@ enum DeltaWriter {
             }
             try db.inTransaction(.deferred) {  // deferred: the attached files are only read, by other threads too
                 try db.execute(sql: """
-                    CREATE TABLE metadata (name TEXT, value TEXT);
-                    CREATE UNIQUE INDEX metadata_name ON metadata (name);
+                    \(MBTiles.metadataTable);
+                    \(MBTiles.metadataIndex);
                     INSERT INTO metadata SELECT name, value FROM m.metadata ORDER BY name;
-                    CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+                    \(MBTiles.tilesTable);
                     INSERT INTO tiles
                       SELECT t.zoom_level, t.tile_column, t.tile_row, t.tile_data FROM \(newTiles)
                       LEFT JOIN n.tiles o ON o.zoom_level = t.zoom_level AND o.tile_column = t.tile_column AND o.tile_row = t.tile_row
                       WHERE o.tile_data IS NULL OR o.tile_data <> t.tile_data
                       ORDER BY t.zoom_level, t.tile_column, t.tile_row;
-                    CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row);
-                    CREATE TABLE deleted_tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER);
+                    \(MBTiles.tilesIndex);
+                    \(DeltaSchema.deletedTilesTable);
                     INSERT INTO deleted_tiles
                       SELECT o.zoom_level, o.tile_column, o.tile_row FROM n.tiles o
                       WHERE NOT EXISTS (SELECT 1 FROM m.tiles t
                                         WHERE t.zoom_level = o.zoom_level AND t.tile_column = o.tile_column AND t.tile_row = o.tile_row)
                       ORDER BY o.zoom_level, o.tile_column, o.tile_row;
-                    CREATE UNIQUE INDEX deleted_tile_index ON deleted_tiles (zoom_level, tile_column, tile_row);
+                    \(DeltaSchema.deletedTilesIndex);
                     """)
                 let versions = deltaInfo(base)
                 try db.execute(sql: versions.sql, arguments: versions.arguments)
@@ -252,7 +251,7 @@ enum DeltaWriter {
         let queue = try SQLiteBuild.create(url, label: "delta-rows", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "ATTACH DATABASE ? AS m", arguments: [new.path])
-            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent("quakes.sqlite").path])
+            try db.execute(sql: "ATTACH DATABASE ? AS n", arguments: [base.directory.appendingPathComponent(BundleFileName.appDatabase).path])
             // The columns as the new app database has them: the schema is written once, there.
             let create = try String.fetchOne(db, sql: "SELECT sql FROM m.sqlite_master WHERE type = 'table' AND name = 'events'")!
             let columns = try Row.fetchAll(db, sql: "PRAGMA m.table_info(events)").map { $0["name"] as String }
@@ -295,19 +294,19 @@ enum DeltaWriter {
                       LEFT JOIN n.events o ON o.rowid = t.rowid
                       WHERE o.rowid IS NULL OR NOT (\(same))
                       ORDER BY t.rowid;
-                    CREATE TABLE events_rtree (id INTEGER PRIMARY KEY, min_lon REAL, max_lon REAL, min_lat REAL, max_lat REAL);
+                    \(DeltaSchema.rtreeTable);
                     INSERT INTO events_rtree SELECT r.id, r.min_lon, r.max_lon, r.min_lat, r.max_lat
                       FROM events d CROSS JOIN m.events_rtree r ON r.id = d.rowid ORDER BY r.id;
-                    CREATE TABLE deleted_events (rowid INTEGER PRIMARY KEY);
+                    \(DeltaSchema.deletedEventsTable);
                     INSERT INTO deleted_events
                       SELECT o.rowid FROM \(oldRows) WHERE NOT EXISTS (SELECT 1 FROM m.events t WHERE t.rowid = o.rowid) ORDER BY o.rowid;
-                    CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
+                    \(AppDatabaseSchema.infoTable);
                     INSERT INTO info SELECT name, value FROM m.info ORDER BY name;
-                    \(AppDatabaseDetails.table);
+                    \(AppDatabaseSchema.detailsTable);
                     INSERT INTO details (id, json)
                       SELECT t.id, t.json FROM m.details t LEFT JOIN \(baseDetails) o ON o.id = t.id
                       WHERE o.id IS NULL OR o.json IS NOT t.json ORDER BY t.id;
-                    CREATE TABLE deleted_details (id TEXT PRIMARY KEY);
+                    \(DeltaSchema.deletedDetailsTable);
                     INSERT INTO deleted_details
                       SELECT o.id FROM \(baseDetails) o WHERE NOT EXISTS (SELECT 1 FROM m.details t WHERE t.id = o.id) ORDER BY o.id;
                     """)

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeSQLite
 import QuakeStore
@@ -40,7 +41,7 @@ struct AppDatabaseStaging {
                 let (condition, arguments) = selection.filter.condition(table: "s")
                 try db.execute(sql: Self.insertFromStore(rowid: "quake_feature_id(s.id)", where: condition) + " ORDER BY 1",
                                arguments: StatementArguments(arguments))
-                for index in AppDatabaseWriter.eventIndexes { try db.execute(sql: index) }
+                for index in AppDatabaseSchema.eventIndexes { try db.execute(sql: index) }
                 return .commit
             }
             try db.execute(sql: "DETACH DATABASE store")

@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 
 /// A copy of one of the current bundle's files, the start of the new version's file that an
@@ -50,8 +51,8 @@ struct PreviousCopies: Sendable {
             PreviousFileCopy(copying: current.appendingPathComponent(name),
                              to: directory.appendingPathComponent(name + ".previous" + AtomicFile.temporarySuffix))
         }
-        appDatabase = copy("quakes.sqlite")
-        mbtiles = copy("quakes.mbtiles")
+        appDatabase = copy(BundleFileName.appDatabase)
+        mbtiles = copy(BundleFileName.tiles)
     }
 
     /// Waits for both and removes what is left of them.

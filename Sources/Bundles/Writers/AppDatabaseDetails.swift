@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import QuakeBundleFormat
 import QuakeCatalog
 import QuakeCommon
 import QuakeSQLite
@@ -50,16 +51,14 @@ public struct BundleDetails: Sendable {
         guard !id.isEmpty, id.utf8.count <= 128,
               id.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) || $0 == 0x2D || $0 == 0x5F })
         else { return nil }
-        return "\(directoryName)/\(id).json"
+        return "\(BundleFileName.details)/\(id).json"
     }
-
-    static let directoryName = "details"
 
     /// Writes `details/<id>.json` for each row (the summary and a newline) into the bundle `directory`.
     func writeFiles(into directory: URL) throws {
         let paths = rows.compactMap { row in Self.path(of: row.id).map { ($0, row.json) } }
         guard !paths.isEmpty else { return }
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent(Self.directoryName), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent(BundleFileName.details), withIntermediateDirectories: true)
         for (path, json) in paths {
             let url = directory.appendingPathComponent(path)
             try Data((json + "\n").utf8).write(to: url)
@@ -68,11 +67,9 @@ public struct BundleDetails: Sendable {
     }
 }
 
-/// The app database's `details` table: `id` TEXT PRIMARY KEY (the event's id, as in `events`),
-/// `json` TEXT (its summary).
+/// The app database's `details` table (`AppDatabaseSchema.detailsTable`): `id` (the event's id,
+/// as in `events`), `json` (its summary).
 enum AppDatabaseDetails {
-    static let table = "CREATE TABLE details (id TEXT PRIMARY KEY, json TEXT)"
-
     /// Fills the empty table of a file written whole, in id order.
     static func fill(_ db: Database, _ details: BundleDetails) throws {
         try RawStatement.run(db, "INSERT INTO details (id, json) VALUES (?, ?)", for: details.rows) { s, row in

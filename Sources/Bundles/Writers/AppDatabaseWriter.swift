@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeSQLite
 import QuakeStore
@@ -41,35 +42,26 @@ enum AppDatabaseWriter {
 
     /// The app's `events` table: the store's contract columns (`StoreColumns.contract`), same
     /// names, types and order, so that rows go across with `SELECT *`.
-    static let eventsTable = "CREATE TABLE events (\n  " + StoreColumns.contract.map(\.definition).joined(separator: ",\n  ") + ")"
+    static let eventsTable = AppDatabaseSchema.eventsTable(columns: StoreColumns.contract.map(\.definition))
 
-    /// The indexes of `events`, in the final file and in the staging file alike (the transfer needs both).
-    static let eventIndexes = [
-        "CREATE UNIQUE INDEX events_id ON events (id)",
-        "CREATE INDEX events_time ON events (time)",
-        "CREATE INDEX events_mag ON events (mag)",
-    ]
-
-    /// `eventsTable` and `eventIndexes`, as one script.
-    static var eventsSchema: String { ([eventsTable] + eventIndexes).map { $0 + ";\n" }.joined() }
+    /// `eventsTable` and its indexes (`AppDatabaseSchema.eventIndexes`: in the final file and in
+    /// the staging file alike, the transfer needs both), as one script.
+    static var eventsSchema: String { ([eventsTable] + AppDatabaseSchema.eventIndexes).map { $0 + ";\n" }.joined() }
 
     /// Whether the database open on `db` declares `events` and its indexes exactly as this writer
     /// does (`sqlite_master` keeps each statement's text): only then do its rows go across to a
     /// new file as they are, and make the file a full export makes.
     static func hasOwnEventsSchema(_ db: Database) throws -> Bool {
         let declared = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE tbl_name = 'events' AND sql IS NOT NULL ORDER BY type DESC, sql")
-        return declared == [eventsTable] + eventIndexes.sorted()
+        return declared == [eventsTable] + AppDatabaseSchema.eventIndexes.sorted()
     }
 
     /// Whether the database open on `db` is one this writer made: `events` as `hasOwnEventsSchema`
     /// says, `info` and `events_rtree` as `write` declares them.
     static func hasOwnSchema(_ db: Database) throws -> Bool {
         let others = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE name IN ('details', 'info', 'events_rtree') ORDER BY name")
-        return try hasOwnEventsSchema(db) && others == [AppDatabaseDetails.table, rtreeTable, infoTable]
+        return try hasOwnEventsSchema(db) && others == [AppDatabaseSchema.detailsTable, AppDatabaseSchema.rtreeTable, AppDatabaseSchema.infoTable]
     }
-
-    private static let infoTable = "CREATE TABLE info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID"
-    private static let rtreeTable = "CREATE VIRTUAL TABLE events_rtree USING rtree (id, min_lon, max_lon, min_lat, max_lat)"
 
     /// The `info` rows: the schema, the bundle version (the one the file is part of: an app
     /// applying a delta checks that its file is the delta's base), the store's high-water mark,
@@ -84,10 +76,11 @@ enum AppDatabaseWriter {
         /// Replaces the rows of `info` with these.
         func write(_ db: Database) throws {
             try db.execute(sql: "DELETE FROM info")
-            try db.execute(sql: "INSERT INTO info (name, value) VALUES ('schema', '\(userVersion)'), ('bundle_version', ?), ('store_high_water_mark', ?), ('events', ?)",
-                           arguments: [bundleVersion, String(highWaterMark), String(events)])
+            try db.execute(sql: "INSERT INTO info (name, value) VALUES (?, ?), (?, ?), (?, ?), (?, ?)",
+                           arguments: [AppDatabaseSchema.Info.schema, String(userVersion), AppDatabaseSchema.Info.bundleVersion, bundleVersion,
+                                       AppDatabaseSchema.Info.storeHighWaterMark, String(highWaterMark), AppDatabaseSchema.Info.events, String(events)])
             if let recentSince {
-                try db.execute(sql: "INSERT INTO info (name, value) VALUES ('recent_since', ?)", arguments: [String(recentSince)])
+                try db.execute(sql: "INSERT INTO info (name, value) VALUES (?, ?)", arguments: [AppDatabaseSchema.Info.recentSince, String(recentSince)])
             }
         }
     }
@@ -137,7 +130,7 @@ enum AppDatabaseWriter {
         laps.lap("sync")
         let sha256 = try SHA256.hex(fileAt: url)
         laps.lap("sha256")
-        logger.debug("made quakes.sqlite in \(String(format: "%.3f", Stopwatch.seconds(since: started))) s on its own thread; its CPU: \(laps.text)")
+        logger.debug("made \(BundleFileName.appDatabase) in \(String(format: "%.3f", Stopwatch.seconds(since: started))) s on its own thread; its CPU: \(laps.text)")
         return (sha256, touched)
     }
 
@@ -148,7 +141,7 @@ enum AppDatabaseWriter {
     private static func build(staged: AppDatabaseStaging?, fromStore: @escaping @Sendable (URL) -> AppDatabaseStaging,
                               table: EventTable, featureIDs: FeatureIDs, info: Info, details: BundleDetails, to url: URL,
                               packingMayStart: () -> Void, laps: inout Laps) throws {
-        let fallback = url.deletingLastPathComponent().appendingPathComponent(".quakes.sqlite.staging" + AtomicFile.temporarySuffix)
+        let fallback = url.deletingLastPathComponent().appendingPathComponent("." + BundleFileName.appDatabase + ".staging" + AtomicFile.temporarySuffix)
         let staging = BackgroundWork("export.app-staging") { () -> (AppDatabaseStaging, String?) in
             if let staged { return (staged, nil) }
             let started = Stopwatch.threadCPUSeconds()
@@ -164,7 +157,7 @@ enum AppDatabaseWriter {
         try queue.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA user_version = \(userVersion)")
             try db.inTransaction {
-                try db.execute(sql: eventsSchema + infoTable + ";\n" + rtreeTable + ";\n" + AppDatabaseDetails.table + ";\n")
+                try db.execute(sql: eventsSchema + AppDatabaseSchema.infoTable + ";\n" + AppDatabaseSchema.rtreeTable + ";\n" + AppDatabaseSchema.detailsTable + ";\n")
                 packingMayStart()
                 try fillRTree(db, table: table, featureIDs: featureIDs)
                 return .commit
@@ -176,7 +169,7 @@ enum AppDatabaseWriter {
             try db.inTransaction {
                 try db.execute(sql: "INSERT INTO events SELECT * FROM staging.events")
                 guard try Int.fetchOne(db, sql: "SELECT count(*) FROM events") == table.count else {
-                    throw QuakeBakeError("quakes.sqlite: the events table does not hold the \(table.count) selected events")
+                    throw QuakeBakeError("\(BundleFileName.appDatabase): the events table does not hold the \(table.count) selected events")
                 }
                 try info.write(db)
                 try AppDatabaseDetails.fill(db, details)

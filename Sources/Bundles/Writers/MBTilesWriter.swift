@@ -1,13 +1,11 @@
 import Foundation
 import GRDB
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeSQLite
 import QuakeTiles
 
-/// Writes `quakes.mbtiles` (mapbox/mbtiles-spec 1.3): a plain SQLite file that
-/// needs no extension, `metadata(name, value)` and `tiles(zoom_level,
-/// tile_column, tile_row, tile_data)` with TMS rows (counted from the south),
-/// gzip MVT blobs, a unique index on the tile address, application id `MPBX`.
+/// Writes `quakes.mbtiles` as `MBTiles` declares it (mapbox/mbtiles-spec 1.3).
 enum MBTilesWriter {
     /// Writes the file; `metadata` rows go in the order given.
     ///
@@ -40,19 +38,19 @@ enum MBTilesWriter {
         return try queue.writeWithoutTransaction { db in
             // `sqlite_master` keeps the statements in the order they ran.
             let declared = try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master ORDER BY rowid")
-            guard declared == schema,
-                  try Int.fetchOne(db, sql: "PRAGMA application_id") == applicationID else { return false }
+            guard declared == MBTiles.schema,
+                  try Int.fetchOne(db, sql: "PRAGMA application_id") == MBTiles.applicationID else { return false }
             try db.inTransaction {
                 let now = Set(records.map { Address(z: $0.key.z, x: Int($0.key.x), row: Int($0.key.tmsRow)) })
                 let gone = try Row.fetchAll(db, sql: "SELECT zoom_level, tile_column, tile_row FROM tiles")
                     .map { try Address(z: $0.decode(atIndex: 0), x: $0.decode(atIndex: 1), row: $0.decode(atIndex: 2)) }.filter { !now.contains($0) }
-                try RawStatement.run(db, "DELETE FROM tiles WHERE zoom_level = ? AND tile_column = ? AND tile_row = ?", for: gone) { s, key in
+                try RawStatement.run(db, MBTiles.deleteTile, for: gone) { s, key in
                     s.bind(1, key.z)
                     s.bind(2, key.x)
                     s.bind(3, key.row)
                 }
-                let upsert = "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?) "
-                    + "ON CONFLICT (zoom_level, tile_column, tile_row) DO UPDATE SET tile_data = excluded.tile_data"
+                let upsert = MBTiles.insertTile
+                    + " ON CONFLICT (zoom_level, tile_column, tile_row) DO UPDATE SET tile_data = excluded.tile_data"
                 try RawStatement.run(db, upsert, for: records.lazy.filter { $0.origin == .fresh }) { s, record in
                     s.bind(1, Int64(record.key.z))
                     s.bind(2, Int64(record.key.x))
@@ -72,19 +70,8 @@ enum MBTilesWriter {
         let z: Int, x: Int, row: Int
     }
 
-    /// The tables and indexes of the file, in the order they are made, as `sqlite_master` keeps them.
-    private static let schema = [
-        "CREATE TABLE metadata (name TEXT, value TEXT)",
-        "CREATE UNIQUE INDEX metadata_name ON metadata (name)",
-        "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)",
-        "CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)",
-    ]
-
-    /// `MPBX`.
-    private static let applicationID = 0x4d504258
-
     private static func insertMetadata(_ db: Database, _ metadata: [(String, String)]) throws {
-        try RawStatement.run(db, "INSERT INTO metadata (name, value) VALUES (?, ?)", for: metadata) { s, row in
+        try RawStatement.run(db, MBTiles.insertMetadata, for: metadata) { s, row in
             s.bind(1, row.0)
             s.bind(2, row.1)
         }
@@ -94,9 +81,9 @@ enum MBTilesWriter {
     private static func write(records: [TileRecord], data: TileData, metadata: [(String, String)], to url: URL) throws {
         let queue = try SQLiteBuild.create(url, label: "export.mbtiles", pageSize: SQLiteBuild.compactPageSize)
         try queue.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA application_id = \(applicationID)")
+            try db.execute(sql: "PRAGMA application_id = \(MBTiles.applicationID)")
             try db.inTransaction {
-                try db.execute(sql: schema.map { $0 + ";\n" }.joined())
+                try db.execute(sql: MBTiles.schema.map { $0 + ";\n" }.joined())
                 try insertMetadata(db, metadata)
                 // In index order (a sorted order of positions, not a sorted copy of 200,000 records:
                 // this runs at the export's memory peak).
@@ -104,8 +91,7 @@ enum MBTilesWriter {
                     let a = records[$0].key, b = records[$1].key
                     return (a.z, a.x, a.tmsRow) < (b.z, b.x, b.tmsRow)
                 }
-                let insert = "INSERT INTO tiles (zoom_level, tile_column, tile_row, tile_data) VALUES (?, ?, ?, ?)"
-                try RawStatement.run(db, insert, for: order.lazy.map { records[$0] }) { s, record in
+                try RawStatement.run(db, MBTiles.insertTile, for: order.lazy.map { records[$0] }) { s, record in
                     s.bind(1, Int64(record.key.z))
                     s.bind(2, Int64(record.key.x))
                     s.bind(3, Int64(record.key.tmsRow))

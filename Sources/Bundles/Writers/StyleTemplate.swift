@@ -1,4 +1,5 @@
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 
 /// A user's own MapLibre style (`export --style FILE`, `export: style:` in the configuration),
@@ -24,7 +25,7 @@ public struct StyleTemplate: Hashable, Sendable {
         do { style = try StyleValidator.validate(data).root } catch { throw fail(error.description) }
         var sources = style["sources"] as? [String: Any] ?? [:], quakes = sources["quakes"] as? [String: Any] ?? [:]
         quakes["type"] = "vector"
-        quakes["url"] = "pmtiles://quakes.pmtiles"
+        quakes["url"] = "pmtiles://" + BundleFileName.pmtiles
         quakes.removeValue(forKey: "tiles")
         sources["quakes"] = quakes
         style["sources"] = sources

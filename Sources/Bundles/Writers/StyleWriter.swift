@@ -1,3 +1,4 @@
+import QuakeBundleFormat
 import QuakeCatalog
 import Foundation
 
@@ -47,7 +48,7 @@ enum StyleWriter {
                                           ("circle-stroke-width", .number(strokeWidth))]))])
         }
         let attribution: (String, JSON) = ("attribution", .string("Earthquakes: U.S. Geological Survey, ComCat"))
-        var sources: [(String, JSON)] = [("quakes", .object([("type", .string("vector")), ("url", .string("pmtiles://quakes.pmtiles")), attribution]))]
+        var sources: [(String, JSON)] = [("quakes", .object([("type", .string("vector")), ("url", .string("pmtiles://" + BundleFileName.pmtiles)), attribution]))]
         if basemap != .none { sources += MapLayers.basemapSources }
         var layers: [JSON] = [
             .object([("id", .string("background")), ("type", .string("background")),
@@ -63,7 +64,7 @@ enum StyleWriter {
             quakes(id: "quakes", source: "quakes", sourceLayer: "quakes", stroke: "#0d1b2a", strokeWidth: 0.5),
         ]
         if recent {
-            sources.append(("recent", .object([("type", .string("geojson")), ("data", .string(RecentLayer.fileName)), attribution])))
+            sources.append(("recent", .object([("type", .string("geojson")), ("data", .string(BundleFileName.recent)), attribution])))
             layers.append(quakes(id: "recent", source: "recent", sourceLayer: nil, stroke: "#f8fafc", strokeWidth: 1))
         }
         let style: JSON = .object([

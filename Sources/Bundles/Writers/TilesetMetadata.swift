@@ -1,3 +1,4 @@
+import QuakeBundleFormat
 import QuakeCatalog
 import QuakeCommon
 import QuakeTiles
@@ -109,12 +110,12 @@ struct TilesetMetadata {
     var mbtilesRows: [(String, String)] {
         let (w, s, e, n) = bounds
         return [
-            ("name", name), ("format", "pbf"), ("type", "overlay"), ("version", "1"),
-            ("description", Self.description), ("attribution", Self.attribution),
-            ("bounds", [w, s, e, n].map(JSON.format).joined(separator: ",")),
-            ("center", "\(JSON.format(centerLongitude)),\(JSON.format(centerLatitude)),\(minZoom)"),
-            ("minzoom", String(minZoom)), ("maxzoom", String(maxZoom)),
-            ("json", layersJSON.text),
+            (MBTiles.Metadata.name, name), (MBTiles.Metadata.format, MBTiles.Metadata.vectorTiles), (MBTiles.Metadata.type, "overlay"),
+            (MBTiles.Metadata.version, "1"), (MBTiles.Metadata.description, Self.description), (MBTiles.Metadata.attribution, Self.attribution),
+            (MBTiles.Metadata.bounds, [w, s, e, n].map(JSON.format).joined(separator: ",")),
+            (MBTiles.Metadata.center, "\(JSON.format(centerLongitude)),\(JSON.format(centerLatitude)),\(minZoom)"),
+            (MBTiles.Metadata.minZoom, String(minZoom)), (MBTiles.Metadata.maxZoom, String(maxZoom)),
+            (MBTiles.Metadata.json, layersJSON.text),
         ]
     }
 

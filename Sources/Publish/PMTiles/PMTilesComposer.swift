@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import QuakeBundleFormat
 import QuakeBundleKit
 import QuakeCommon
 import QuakeTiles
@@ -43,7 +44,7 @@ final class PMTilesComposer: @unchecked Sendable {
         self.client = client
         self.target = target
         self.scratch = scratch
-        self.previous = previous?.files.first { $0.name == PointerPlanner.pmtilesName }
+        self.previous = previous?.files.first { $0.name == BundleFileName.pmtiles }
         previousVersion = previous?.bundleVersion
         self.minimumPartBytes = minimumPartBytes
         self.logger = logger
@@ -103,7 +104,7 @@ final class PMTilesComposer: @unchecked Sendable {
 
     /// Keeps the object `pointer` names as the base of the next publish (when it is the one planned).
     func keep(_ pointer: PublishedPointer) {
-        guard let planned, let named = pointer.files.first(where: { $0.name == PointerPlanner.pmtilesName }), named.sha256 == planned.sha256 else { return }
+        guard let planned, let named = pointer.files.first(where: { $0.name == BundleFileName.pmtiles }), named.sha256 == planned.sha256 else { return }
         let kept = scratch.pmtilesDirectory.appendingPathComponent("\(planned.sha256).pmtiles")
         if !FileManager.default.fileExists(atPath: kept.path) {
             do {

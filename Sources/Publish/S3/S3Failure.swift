@@ -9,6 +9,8 @@ public struct S3Failure: ExitStatusProviding, CustomStringConvertible, Sendable 
     public let code: String
     public let description: String
     public let exitStatus: ExitStatus
+    /// Unavailable when it may work later, else refused.
+    public var kind: QuakeBakeError.Kind { exitStatus == .temporaryFailure ? .unavailable : .refused }
 
     /// A refusal: `operation` on `target` answered `status` with `code` and `message`.
     static func refused(_ operation: String, key: String?, target: S3Target, status: Int, code: String, message: String,

@@ -15,18 +15,14 @@ public enum ExitStatus: Int32, Sendable {
     case temporaryFailure = 75
 }
 
-/// An error that knows which exit status it should end the process with.
+/// An error that knows which exit status it should end the process with, and what kind of
+/// failure it is.
 public protocol ExitStatusProviding: Error {
     var exitStatus: ExitStatus { get }
+    /// What kind of failure it is; by default, the kind its exit status stands for.
+    var kind: QuakeBakeError.Kind { get }
 }
 
-/// A failure with a message for people and an exit status for scripts.
-public struct QuakeBakeError: ExitStatusProviding, CustomStringConvertible, Sendable {
-    public let description: String
-    public let exitStatus: ExitStatus
-
-    public init(_ description: String, exitStatus: ExitStatus = .failure) {
-        self.description = description
-        self.exitStatus = exitStatus
-    }
+extension ExitStatusProviding {
+    public var kind: QuakeBakeError.Kind { QuakeBakeError.Kind(exitStatus) }
 }

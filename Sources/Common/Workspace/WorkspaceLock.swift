@@ -42,8 +42,7 @@ public final class WorkspaceLock: @unchecked Sendable {
             let holder = WorkspaceLock.readHolder(path)
             close(descriptor)
             let who = holder.map { "`\($0.command)` (pid \($0.pid), since \($0.since))" } ?? "another quake-bake run"
-            throw QuakeBakeError("the workspace \(workspace.root.path) is in use by \(who); try again when it has finished",
-                                 exitStatus: .temporaryFailure)
+            throw QuakeBakeError(.locked, "the workspace \(workspace.root.path) is in use by \(who); try again when it has finished")
         }
         let since = ISO8601DateFormatter().string(from: Date())
         let text = "\(getpid())\n\(command)\n\(since)\n"

@@ -1,5 +1,4 @@
 import QuakeCommon
-import QuakeTiles
 import Testing
 
 /// The radix sorts against the standard library's sort, on keys shaped like the export's:
