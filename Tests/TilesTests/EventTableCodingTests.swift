@@ -256,6 +256,30 @@ import Testing
         #expect(values[0] == 0 && copy[0] == 42 && copy.count == values.count)
     }
 
+    /// The tile of zoom 0 holds every event: making its content (clusters, heat cells) reads the
+    /// codes, positions, magnitudes and times of all of them, and lets go of what it has read as
+    /// it goes instead of holding every column at once.
+    @Test func aWholeWorldTileLetsGoOfTheColumnsItReads() throws {
+        let dir = TemporaryDirectory("tile-content-spill")
+        let spill = try #require(SpillFile(directory: dir.url, residentAllowance: 0))
+        let events = (0..<300_000).map { i -> QuakeEvent in
+            var event = QuakeEvent(id: "qb\(i)", updated: 1, time: Int64(i) * 1_000, longitude: Double(i % 3_600) / 10 - 180,
+                                   latitude: Double(i / 3_600) - 60)
+            event.mag = Double(i % 70) / 10
+            return event
+        }
+        let table = TilesFixture.table(events, attributes: [.id, .mag, .time], spill: spill)
+        let points = PointSet(table: table, buildTimeOrder: false)
+        let run = try #require(TileRun.all(points: points, zoom: 0).first)
+        #expect(run.range.count == events.count)
+        spill.releaseResident()
+        let content = try #require(TileContent(run: run, points: points, minZoom: [UInt8](repeating: 10, count: events.count), options: ThinningOptions()))
+        #expect(content.clusters.reduce(0) { $0 + $1.count } == events.count && content.heat.reduce(0) { $0 + Int($1.count) } == events.count)
+        let read = events.count * 32  // Morton codes, positions, magnitudes, times
+        let resident = try #require(spill.residentBytes)
+        #expect(resident < read / 2, "\(resident) bytes of the spill file resident after reading \(read)")
+    }
+
     @Test func arraysLoseTheElementsAtAscendingPositions() {
         var numbers = Array(0..<20)
         numbers.remove(atAscending: [0, 3, 4, 19])

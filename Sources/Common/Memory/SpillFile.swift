@@ -86,6 +86,24 @@ public final class SpillFile: @unchecked Sendable {
     /// Bytes of the file handed out and not freed: what the arrays kept in it take.
     public var liveBytes: Int { lock.withLock { live } }
 
+    /// Bytes of the file resident in this process's memory now (its mapping's `Rss` in
+    /// /proc/self/smaps), for the tests; `nil` where that cannot be read.
+    public var residentBytes: Int? {
+        // Read to its end (a file of /proc says it has no size: a read by size gets a first page only).
+        guard let data = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile() else { return nil }
+        let smaps = String(decoding: data, as: UTF8.self)
+        let start = String(UInt(bitPattern: base), radix: 16)
+        var inside = false
+        for line in smaps.split(separator: "\n") {
+            if let dash = line.firstIndex(of: "-"), line[..<dash].allSatisfy(\.isHexDigit) {
+                inside = line[..<dash].drop(while: { $0 == "0" }) == start
+            } else if inside, line.hasPrefix("Rss:") {
+                return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
+            }
+        }
+        return nil
+    }
+
     /// Drops every page of the file from the process's memory (they stay in the page cache and
     /// on disk, and come back when read), unless the file is small enough to stay whole. Safe
     /// while other threads read or write the columns.
