@@ -84,8 +84,7 @@ import TestSupport
         #expect(process.terminationStatus == 75, "\(words)")
         #expect(words.contains("the store did not answer") && words.contains("the next publish resumes"), "\(words)")
 
-        try store.start()
-        try await waitUntil("the store back", timeout: 120) { try await store.aws(["s3api", "head-bucket", "--bucket", "quakes"]).status == 0 }
+        try await store.restart()
         #expect(try await PublishSupport.pointer(store, prefix: "maps")?.0 == before, "the pointer moved though the publish failed")
         #expect(try await PublishSupport.check(store, prefix: "maps").problems == [])
         let rerun = try await PublishSupport.publish(store, workspace: workspace, prefix: "maps")
