@@ -18,14 +18,9 @@ public final class CuttingRelay: @unchecked Sendable {
     public init(upstreamPort: UInt16, cutAt: String) throws {
         self.upstreamPort = upstreamPort
         self.cutAt = Data(cutAt.utf8)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 64) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let (fd, port) = try LoopbackSocket.listening(backlog: 64)
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         Thread { [self] in
             while true {
                 let client = accept(fd, nil, nil)
@@ -57,27 +52,17 @@ public final class CuttingRelay: @unchecked Sendable {
         close(listener)
     }
 
-    private static func loopback(port: UInt16) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = port.bigEndian
-        return address
-    }
-
     /// Passes `client`'s bytes to a new connection upstream and back, until either side ends or the cut.
     private func relay(_ client: Int32) {
-        let upstream = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = Self.loopback(port: upstreamPort)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(upstream, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        guard let upstream = LoopbackSocket.connected(to: upstreamPort) else {
+            close(client)
+            return
         }
         let admitted = lock.withLock { () -> Bool in
             if !isCut { sockets += [client, upstream] }
             return !isCut
         }
-        guard connected == 0, admitted else {
-            lock.withLock { sockets.removeAll { $0 == client || $0 == upstream } }
+        guard admitted else {
             close(client)
             close(upstream)
             return
