@@ -2,6 +2,7 @@ import Foundation
 import QuakeHTTP
 @testable import QuakeFetch
 import Testing
+import TestSupport
 
 /// The transport's watchdogs, directly (issue 17.7), against a loopback server that accepts
 /// connections and then says nothing (or only its headers): the connect timeout fires while no
@@ -17,17 +18,9 @@ import Testing
         private let lock = NSLock()
 
         init(greeting: String? = nil) throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = 0
-            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-            guard bound == 0, listen(fd, 8) == 0 else { throw POSIXError(.EADDRINUSE) }
-            _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+            let (fd, port) = try LoopbackSocket.listening(backlog: 8)
             listener = fd
-            port = UInt16(bigEndian: address.sin_port)
+            self.port = port
             let thread = Thread { [self] in
                 while true {
                     let connection = accept(fd, nil, nil)

@@ -52,8 +52,7 @@ import TestSupport
         let failed = try await BakeSupport.status(workspace)
         #expect(failed.runs.first?.outcome == "temporary failure" && failed.runs.first?.stage == "done")
 
-        try store.start()
-        try await waitUntil("the store back", timeout: 120) { try await store.aws(["s3api", "head-bucket", "--bucket", "quakes"]).status == 0 }
+        try await store.restart()
         let back = try await QuakeBakeCLI.run(arguments + ["--quiet"])
         #expect(back.status == 0, "\(back.standardError)")
         let after = try await BakeSupport.status(workspace)

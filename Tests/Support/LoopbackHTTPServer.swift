@@ -24,16 +24,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// `holding`: requests held as soon as their headers arrived (nothing of the body read).
     public init(holding: @escaping @Sendable (Request) -> Bool = { _ in false }, answer: @escaping @Sendable (Request) -> Data?) throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
-        guard bound == 0, listen(fd, 16) == 0 else { throw POSIXError(.EADDRINUSE) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        let (fd, port) = try LoopbackSocket.listening(backlog: 16)
         listener = fd
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         self.answer = answer
         beforeBody = holding
         Thread { [self] in

@@ -20,6 +20,7 @@ public final class SeaweedFS: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`, the S3 gateway.
     public let endpoint: URL
     public let directory: TemporaryDirectory
+    private let buckets: [String]
     private let ports: [String: Int]
     private var running: (process: Process, input: Pipe, exited: DispatchSemaphore)?
     /// Whether this store holds one of `StoreSlots` (from `init` until the first `stop()`).
@@ -34,6 +35,7 @@ public final class SeaweedFS: @unchecked Sendable {
     /// most `StoreSlots.limit` stores run at once in a test process (each is four servers; on a
     /// small machine more at once do not start in time): this waits for a slot first.
     public init(buckets: [String]) async throws {
+        self.buckets = buckets
         guard FileManager.default.isExecutableFile(atPath: Self.weed.path) else {
             throw ChildProcess.Failure(description: "no SeaweedFS at \(Self.weed.path): run Scripts/setup")
         }
@@ -72,8 +74,24 @@ public final class SeaweedFS: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Starts the server (again, after `stop()`: same ports, same data).
-    public func start() throws {
+    /// Starts the server again after `stop()` and waits until it serves what it held: every object
+    /// of its buckets read back. (Just after a start, SeaweedFS answers a bucket's HEAD while a
+    /// GET of an object whose volume has not registered yet is a 500, for seconds on a busy machine.)
+    public func restart() async throws {
+        try start()
+        let readBack = directory.path("read-back")
+        try await waitUntil("the store back, every object readable", timeout: 120) {
+            for bucket in buckets {
+                try? FileManager.default.removeItem(at: readBack)
+                guard try await aws(["s3", "cp", "--recursive", "--quiet", "s3://\(bucket)", readBack.path]).status == 0 else { return false }
+            }
+            return true
+        }
+        try? FileManager.default.removeItem(at: readBack)
+    }
+
+    /// Starts the server (again, after `stop()`: same ports, same data; see `restart()`).
+    private func start() throws {
         let arguments = [
             "server", "-dir=\(directory.path("data").path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
             "-master.port=\(ports["master"]!)", "-master.port.grpc=\(ports["master.grpc"]!)",
