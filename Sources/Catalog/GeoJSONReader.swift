@@ -102,7 +102,20 @@ public enum GeoJSONReader {
         }
     }
 
+    /// Reads a document (`readMembers`); a page the file does not go on after says the status of
+    /// its metadata over any other problem, the events read standing.
     private static func readDocument(_ parser: inout JSONParser, source: String, chunk: Chunking) -> CatalogPage {
+        var page = readMembers(&parser, source: source, chunk: chunk)
+        // A piece the file goes on after does not say it: the events after it stand as they do in
+        // a file read whole, and the piece that ends the file says it (found by `Scripts/fuzz geojson`:
+        // a collection of status 100 whose first feature was longer than a piece stopped at that piece;
+        // and a status said after broken JSON in the members before the features, in pieces only).
+        if !chunk.partial && !chunk.goesOn, let status = statusProblem(page.metadata, source: source) { page.problem = status }
+        return page
+    }
+
+    /// The members of a document: a FeatureCollection's features, a Feature, or Features one after another.
+    private static func readMembers(_ parser: inout JSONParser, source: String, chunk: Chunking) -> CatalogPage {
         var page = CatalogPage()
         if parser.peek() == recordSeparator {
             readSequence(&parser, into: &page, source: source, chunk: chunk)
@@ -174,10 +187,6 @@ public enum GeoJSONReader {
         } else if page.problem == nil && !chunk.partial && parser.peek() != nil {
             page.problem = trailingContent(atByte: parser.reportedBase + parser.offset, source: source)
         }
-        // A piece the file goes on after does not say it: the events after it stand as they do in
-        // a file read whole, and the piece that ends the file says it (found by `Scripts/fuzz geojson`:
-        // a collection of status 100 whose first feature was longer than a piece stopped at that piece).
-        if !chunk.partial && !chunk.goesOn, let status = statusProblem(page.metadata, source: source) { page.problem = status }
         return page
     }
 

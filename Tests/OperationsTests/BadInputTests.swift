@@ -97,6 +97,8 @@ import TestSupport
                 message: "error-status-long-broken-feature.geojson: the service answered status 503: Service Unavailable", ids: ["us1000aaaa", "us1000bbbb"]),
         BadFile(file: "error-status-stray-colon.geojson", exitStatus: .dataError, stored: 1, reject: "the service answered status 503", rejects: 1,
                 message: "error-status-stray-colon.geojson: the service answered status 503: Service Unavailable", ids: ["us1000zzzz"]),
+        BadFile(file: "error-status-broken-member.geojson", exitStatus: .dataError, stored: 0, reject: "the service answered status 400", rejects: 1,
+                message: "error-status-broken-member.geojson: the service answered status 400: Bad Request"),
         BadFile(file: "sequence-unbalanced.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: expected ',' or ']', found '{' at byte 506",
                 rejects: 2, message: nil, ids: ["ak16994521", "ak16994519", "ak16994517"]),
         BadFile(file: "first-line-broken.ndjson", exitStatus: .success, stored: 3, reject: "broken JSON: unexpected token, found 'n' at byte 254",
