@@ -79,7 +79,7 @@ public enum Fetcher {
 struct FetchFailure: ExitStatusProviding, CustomStringConvertible {
     let description: String
     let kind: QuakeBakeError.Kind
-    let exitStatus: ExitStatus
+    var exitStatus: ExitStatus { kind.exitStatus }
 
     init(_ error: Error) {
         switch error {
@@ -90,15 +90,12 @@ struct FetchFailure: ExitStatusProviding, CustomStringConvertible {
             case .unavailable: kind = .unavailable
             case .overCap: kind = .overLimit
             }
-            exitStatus = kind.exitStatus
             description = "fetch stopped: \(error)"
         case let error as ExitStatusProviding:
             kind = error.kind
-            exitStatus = error.exitStatus
             description = "\(error)"
         default:
             kind = .failure
-            exitStatus = .failure
             description = "fetch stopped: \(error)"
         }
     }

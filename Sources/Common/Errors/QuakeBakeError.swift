@@ -45,20 +45,19 @@ public struct QuakeBakeError: ExitStatusProviding, CustomStringConvertible, Send
 
     public let description: String
     public let kind: Kind
-    public let exitStatus: ExitStatus
+    /// The exit status of the error's kind.
+    public var exitStatus: ExitStatus { kind.exitStatus }
 
     /// A failure of `kind`, said by `description`, ending the run with the kind's exit status.
     public init(_ kind: Kind, _ description: String) {
         self.description = description
         self.kind = kind
-        exitStatus = kind.exitStatus
     }
 
     /// A failure said by `description` that ends the run with `exitStatus`; its kind is the one
     /// the status stands for.
     public init(_ description: String, exitStatus: ExitStatus = .failure) {
         self.description = description
-        self.exitStatus = exitStatus
         kind = Kind(exitStatus)
     }
 }
