@@ -6,60 +6,54 @@ import QuakeTiles
 /// Writes every file of a bundle but the app database and the manifest: tiles, the two
 /// archives, the tile state, GeoJSON, timeline and preview.
 enum BundleBuilder {
-    struct Built {
-        let baked: TileBaker.Result
-        let metadata: TilesetMetadata
-        let zooms: [ZoomSummary]
-        let geoJSONZooms: [Int]
-        /// The GeoJSON zooms copied from the current version (their points are as they were).
-        let copiedGeoJSONZooms: [Int]
-        let warnings: [String]
-        /// The tiles deltas that could not be made.
-        let deltaFailures: [DeltaWriter.Failure]
-    }
-
-    /// Builds the files into `directory` (`points` and `featureIDs` are those of `read`'s events;
-    /// with a `recent` layer, `points` holds only the history, and the recent events go to their own file);
-    /// `previous` is the current bundle, whose tiles are reused where their content is unchanged;
-    /// `previousMBTiles`, a copy of its `quakes.mbtiles`, which is patched into the new one.
-    /// `state` is where the previous export left its `ExportState` and where this one's is written
-    /// (for version directory `state.version`, put in place once it is published).
-    /// `thinned` is called once the events are thinned, with each event's minzoom and the row
-    /// keys of the events whose feature id moved.
-    static func build(read: SelectionRead.Result, points: PointSet, featureIDs: FeatureIDs, options: ExportOptions, directory: URL,
-                      previous: URL?, previousMBTiles: PreviousFileCopy?, state: StateFiles, recent: RecentLayer?, details: BundleDetails,
-                      deltaBases: [DeltaWriter.Base], progress: any ProgressSink, stopwatch: inout Stopwatch,
-                      thinned: (_ minZoom: [UInt8], _ movedKeys: [UInt64]) -> Void) throws -> Built {
+    /// Thins the job's events and makes their tiles, reusing the current version's where the
+    /// previous export's state (`job.state`) says their content is unchanged.
+    static func thin(_ job: Job, progress: any ProgressSink, stopwatch: inout Stopwatch) throws -> Thinned {
+        let read = job.read, options = job.options, recent = job.recent, featureIDs = job.featureIDs
         let table = read.snapshot.table
         let thinningOptions = options.thinning
         let optionsDigest = ExportState.optionsDigest(options, recentSince: recent?.since)
         var previousState: ExportState?
         var previousArchive: URL?
-        if options.reuseTiles, let previous, let read = ExportState.read(state.file, version: previous.lastPathComponent),
+        if options.reuseTiles, let previous = job.tilesBase, let read = ExportState.read(job.state.file, version: previous.lastPathComponent),
            read.optionsDigest == optionsDigest {
             previousState = read
             previousArchive = previous.appendingPathComponent(BundleFileName.pmtiles)
         }
-        let data = try TileData(fresh: directory.appendingPathComponent("tiles" + AtomicFile.temporarySuffix), previous: previousArchive)
+        let data = try TileData(fresh: job.directory.appendingPathComponent("tiles" + AtomicFile.temporarySuffix), previous: previousArchive)
         let reusable = data.hasPrevious ? previousState : nil
         let unchanged = reusable == nil ? nil : read.previous.map {
             unchangedEvents($0, keys: read.snapshot.eventKeys, featureIDs: featureIDs, options: thinningOptions, recentSince: recent?.since)
         }
-        let baker = TileBaker(table: table, points: points, featureIDs: featureIDs, options: thinningOptions,
+        let baker = TileBaker(table: table, points: job.points, featureIDs: featureIDs, options: thinningOptions,
                               previous: reusable, unchanged: unchanged, data: data, progress: progress)
         let baked = try baker.bake()
         let records = baked.records
         // The map's thinning draws the recent events at every zoom; the tiles' leaves them out.
         let thinning = recent.map { baked.thinning.drawing($0.events, from: thinningOptions.minZoom) } ?? baked.thinning
         let tilesThinning = recent.map { baked.thinning.drawing($0.events, from: Int(Thinning.never)) } ?? baked.thinning
-        thinned(thinning.minZoom, featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] })
+        let movedKeys = featureIDs.movedEvents.map { read.snapshot.eventKeys[$0] }
         FreedMemory.release()
         table.spill?.releaseResident()
         stopwatch.lap("thinned and made \(records.count) tiles (\(baked.encoded) encoded: \(baked.encodedFeatures) features, "
                       + "\(Format.bytes(baked.encodedBytes)) before gzip; \(baked.passes) pass(es), "
                       + (baked.thinningTaken ? "the previous export's thinning)" : "thinning \(String(format: "%.2f", baked.thinningSeconds)) s)"))
         progress.update(ProgressSnapshot(stage: "export", done: 0, total: nil, unit: "files", detail: "writing the archives"))
+        return Thinned(job: job, baked: baked, data: data, thinning: thinning, tilesThinning: tilesThinning, reusable: reusable,
+                       previousArchive: previousArchive, optionsDigest: optionsDigest,
+                       cacheUpdate: CacheUpdate(minZoom: thinning.minZoom, movedKeys: movedKeys))
+    }
 
+    /// Writes the files of the thinned job into its directory: the two archives (with the tiles
+    /// deltas) and the export state on this thread and one of its own, the GeoJSON zooms, the
+    /// timeline, style, basemap, recent layer, preview and details on others.
+    static func write(_ thinned: Thinned, stopwatch: inout Stopwatch) throws -> Built {
+        let job = thinned.job, baked = thinned.baked, data = thinned.data, thinning = thinned.thinning
+        let options = job.options, recent = job.recent, directory = job.directory, previous = job.tilesBase
+        let points = job.points, details = job.details, deltaBases = job.deltaBases, reusable = thinned.reusable
+        let table = job.read.snapshot.table
+        let thinningOptions = options.thinning
+        let records = baked.records
         // The GeoJSON zooms, the timeline and preview, and the MBTiles are written on threads of
         // their own while this one makes the metadata and writes the PMTiles: the tiles are done,
         // so the cores are free.
@@ -92,7 +86,7 @@ enum BundleBuilder {
             return Stopwatch.seconds(since: sideStart)
         }
         stopwatch.lap("the GeoJSON zooms' points")
-        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: tilesThinning, records: records)
+        let metadata = TilesetMetadata(options: options, table: table, points: points, thinning: thinned.tilesThinning, records: records)
         FreedMemory.release()
         table.spill?.releaseResident()
         stopwatch.lap("tileset metadata")
@@ -110,7 +104,7 @@ enum BundleBuilder {
             } else {
                 // A copy of the current version's file is patched when its tiles are reused.
                 let patched = try MBTilesWriter.write(records: records, data: data, metadata: mbtilesRows,
-                                                      previous: reusable == nil ? nil : previousMBTiles, to: url)
+                                                      previous: reusable == nil ? nil : job.previousMBTiles, to: url)
                 how = patched ? "patched" : "written"
             }
             let written = Stopwatch.seconds(since: sideStart)
@@ -122,7 +116,7 @@ enum BundleBuilder {
         do {
             let url = directory.appendingPathComponent(BundleFileName.pmtiles)
             let offsets: [UInt64]
-            if sameArchives, let previousArchive {
+            if sameArchives, let previousArchive = thinned.previousArchive {
                 try copyArchive(previousArchive, to: url)
                 offsets = records.map(\.offset)
             } else {
@@ -130,10 +124,10 @@ enum BundleBuilder {
                                                   header: metadata.pmtilesHeader, to: url)
             }
             stopwatch.lap(sameArchives ? "copied \(BundleFileName.pmtiles) (every tile and the metadata as before)" : "wrote \(BundleFileName.pmtiles)")
-            try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: optionsDigest,
+            try writeState(records: records, offsets: offsets, oversize: baked.oversize, optionsDigest: thinned.optionsDigest,
                            metadataDigest: metadataDigest, heldEvents: points.byRank.count,
                            maximaDigest: ExportState.maximaDigest(baked.thinning.wholeSelectionMaxima, table: table), cuts: baked.thinning.actions,
-                           geoJSONDigests: geoJSONDigests, version: state.version, to: state.temporary)
+                           geoJSONDigests: geoJSONDigests, version: job.state.version, to: job.state.temporary)
             stopwatch.lap("wrote the export state")
         } catch {
             _ = try? mbtiles.wait()
@@ -243,14 +237,6 @@ enum BundleBuilder {
             }
         }
         return try results.compactMap { try $0.get() }
-    }
-
-    /// Where the export states are: the previous export's, and this one's until it is published.
-    struct StateFiles {
-        let file: URL
-        let temporary: URL
-        /// The name of the version directory this export publishes.
-        let version: String
     }
 
     /// Writes the export state: an entry per tile record and per oversize tile.
