@@ -1,3 +1,5 @@
+import QuakeBundleFormat
+
 /// Checks an SQLite file against the schema this library declares for it (``BundleSchema``),
 /// before anything of it is used: only the declared tables and indexes (no trigger, no view, no
 /// other table), each with exactly the declared columns in order, its pages sound, its R-trees
@@ -114,7 +116,7 @@ struct SchemaCheck {
         guard table.storage != .rtree else { return }  // its entries are checked by rtreecheck()
         var checks = table.columns.map { (what: "column \($0.name)", sql: $0.valueCheck("t")) }
         if table.storage == .rowid {
-            checks.append((what: "its rowids", sql: "t.rowid BETWEEN \(BundleSchema.rowids.lowerBound) AND \(BundleSchema.rowids.upperBound)"))
+            checks.append((what: "its rowids", sql: "t.rowid BETWEEN \(AppDatabaseSchema.rowids.lowerBound) AND \(AppDatabaseSchema.rowids.upperBound)"))
         }
         if let rowCheck = table.rowCheck { checks.append((what: "its rows' consistency (\(rowCheck))", sql: rowCheck)) }
         let sums = checks.map { "coalesce(sum(NOT (\($0.sql))), 0)" }.joined(separator: ", ")
