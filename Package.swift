@@ -9,7 +9,7 @@
 //   Fetch     — counted, capped, resumable download from an FDSN event service
 //   Store     — the SpatiaLite store: one row per event, newest version wins
 //   Tiles     — thinning per zoom and vector-tile (MVT) encoding
-//   BundleFormat — a bundle's file names and schemas (MBTiles, app database, deltas), written once
+//   BundleFormat — a bundle's file names and formats (MBTiles, PMTiles, app database, deltas), written once
 //   Bundles   — MBTiles, PMTiles, GeoJSON, app database, manifest, atomic publishing
 //   Operations — bake (cron), status, locking, configuration
 //   BundleKit — for apps: a published bundle's pointer and the client that keeps a local copy current
@@ -62,8 +62,8 @@ let package = Package(
         // The event model and the ComCat GeoJSON / CSV formats.
         .target(name: "QuakeCatalog", dependencies: ["QuakeCommon"], path: "Sources/Catalog"),
 
-        // A bundle's formats, written once: its file names, MBTiles, the app database's and the
-        // deltas' schemas. No dependency at all, so that the app's library takes it too.
+        // A bundle's formats, written once: its file names, MBTiles, PMTiles, the app database's
+        // and the deltas' tables. No dependency at all, so that the app's library takes it too.
         .target(name: "QuakeBundleFormat", path: "Sources/BundleFormat"),
 
         // The app side: a published bundle's pointer, read by apps and written by `publish`.
@@ -95,7 +95,7 @@ let package = Package(
         ], path: "Sources/Bundles"),
         // `publish`: a bundle to an S3-compatible store behind a pointer written last.
         .target(name: "QuakePublish", dependencies: [
-            "QuakeHTTP", "QuakeBundleKit", "QuakeBundleFormat", "QuakeTiles", "QuakeCommon", "CCrypto", "CZlib",
+            "QuakeHTTP", "QuakeBundleKit", "QuakeBundleFormat", "QuakeCommon", "CCrypto", "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Sources/Publish"),
         .target(name: "QuakeOperations", dependencies: [

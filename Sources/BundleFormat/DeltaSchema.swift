@@ -3,8 +3,8 @@
 /// tiles delta is otherwise ``MBTiles``'s schema; a rows delta ``AppDatabaseSchema``'s `events`,
 /// `info` and `details`.
 public enum DeltaSchema {
-    /// `delta_info`: the versions the delta joins (``Info``).
-    public static let infoTable = "CREATE TABLE delta_info (name TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID"
+    /// `delta_info`: the versions the delta joins (``Info``), as `info` is made.
+    public static let info = AppDatabaseSchema.info.renamed("delta_info")
 
     /// The names of the `delta_info` rows.
     public enum Info {
@@ -15,14 +15,23 @@ public enum DeltaSchema {
     }
 
     /// `deleted_tiles`: the addresses (TMS rows) of the tiles the base has and the new version has not.
-    public static let deletedTilesTable = "CREATE TABLE deleted_tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER)"
+    public static let deletedTiles = BundleTable("deleted_tiles", Array(MBTiles.tiles.columns.prefix(3)), rowCheck: MBTiles.tiles.rowCheck)
     /// One entry per address.
-    public static let deletedTilesIndex = "CREATE UNIQUE INDEX deleted_tile_index ON deleted_tiles (zoom_level, tile_column, tile_row)"
+    public static let deletedTileIndex = BundleIndex("deleted_tile_index", on: deletedTiles, deletedTiles.columnNames, unique: true)
 
     /// `events_rtree`: the new R-tree's entries of the new and changed rows, a plain table.
-    public static let rtreeTable = "CREATE TABLE events_rtree (id INTEGER PRIMARY KEY, min_lon REAL, max_lon REAL, min_lat REAL, max_lat REAL)"
+    public static let rtree = BundleTable("events_rtree", [
+        .integer("id", AppDatabaseSchema.rowids, .refused, primaryKey: true),
+        .real("min_lon", -180.0...180.0, .refused), .real("max_lon", -180.0...180.0, .refused),
+        .real("min_lat", -90.0...90.0, .refused), .real("max_lat", -90.0...90.0, .refused),
+    ], rowCheck: "t.min_lon <= t.max_lon AND t.min_lat <= t.max_lat")
     /// `deleted_events`: the rowids the base has and the new version has not.
-    public static let deletedEventsTable = "CREATE TABLE deleted_events (rowid INTEGER PRIMARY KEY)"
+    public static let deletedEvents = BundleTable("deleted_events", [.integer("rowid", AppDatabaseSchema.rowids, .refused, primaryKey: true)])
     /// `deleted_details`: the ids of the details the base has and the new version has not.
-    public static let deletedDetailsTable = "CREATE TABLE deleted_details (id TEXT PRIMARY KEY)"
+    public static let deletedDetails = BundleTable("deleted_details", [AppDatabaseSchema.details.columns[0]])
+
+    /// The statements of ``info``, ``deletedTiles`` and its index, ``rtree``, ``deletedEvents``, ``deletedDetails``.
+    public static let infoTable = info.create
+    public static let deletedTilesTable = deletedTiles.create, deletedTilesIndex = deletedTileIndex.create
+    public static let rtreeTable = rtree.create, deletedEventsTable = deletedEvents.create, deletedDetailsTable = deletedDetails.create
 }

@@ -6,17 +6,24 @@
 /// The statements are text, run by each side's SQLite library (GRDB in the pipeline, the C API
 /// in QuakeBundleKit, which takes no pipeline module and no GRDB).
 public enum MBTiles {
+    /// `metadata`: name and value, both text (MBTiles 1.3 "metadata").
+    public static let metadata = BundleTable("metadata", [.text("name", maxBytes: 256), .text("value")])
+    /// One value per name.
+    public static let metadataName = BundleIndex("metadata_name", on: metadata, ["name"], unique: true)
+    /// `tiles`: one gzip MVT per address, its row TMS (``row(_:zoom:)``). The spec's `CREATE`
+    /// says no `NOT NULL`; a reader refuses NULLs all the same, and a tile outside its zoom.
+    public static let tiles = BundleTable("tiles", [
+        .integer("zoom_level", 0...30, .refused), .integer("tile_column", 0...(1 << 30), .refused),
+        .integer("tile_row", 0...(1 << 30), .refused), .blob("tile_data", maxBytes: 16 << 20, .refused),
+    ], rowCheck: "t.tile_column < (1 << t.zoom_level) AND t.tile_row < (1 << t.zoom_level)")
+    /// One tile per address.
+    public static let tileIndex = BundleIndex("tile_index", on: tiles, ["zoom_level", "tile_column", "tile_row"], unique: true)
+
     /// The tables and indexes of the file, in the order they are made, as `sqlite_master` keeps them.
     public static let schema = [metadataTable, metadataIndex, tilesTable, tilesIndex]
-
-    /// `metadata`: name and value, both text (MBTiles 1.3 "metadata").
-    public static let metadataTable = "CREATE TABLE metadata (name TEXT, value TEXT)"
-    /// One value per name.
-    public static let metadataIndex = "CREATE UNIQUE INDEX metadata_name ON metadata (name)"
-    /// `tiles`: one gzip MVT per address, its row TMS (``row(_:zoom:)``).
-    public static let tilesTable = "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB)"
-    /// One tile per address.
-    public static let tilesIndex = "CREATE UNIQUE INDEX tile_index ON tiles (zoom_level, tile_column, tile_row)"
+    /// The statements of ``metadata``, ``metadataName``, ``tiles`` and ``tileIndex``.
+    public static let metadataTable = metadata.create, metadataIndex = metadataName.create
+    public static let tilesTable = tiles.create, tilesIndex = tileIndex.create
 
     /// `PRAGMA application_id` of the file: `MPBX`.
     public static let applicationID = 0x4d504258

@@ -34,26 +34,6 @@ public struct TileKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(z: Int(packed >> 58), x: UInt32((packed >> 29) & 0x1FFF_FFFF), y: UInt32(packed & 0x1FFF_FFFF))
     }
 
-    /// The PMTiles v3 tile id: the number of tiles at all lower zooms, (4^z - 1) / 3,
-    /// plus the position of (x, y) along the Hilbert curve at zoom z.
-    public var pmtilesID: UInt64 {
-        var acc = ((UInt64(1) << UInt64(2 * z)) - 1) / 3
-        var tx = UInt64(x), ty = UInt64(y)
-        var a = z - 1
-        while a >= 0 {
-            let s = UInt64(1) << UInt64(a)
-            let rx = tx & s
-            let ry = ty & s
-            acc += ((3 * rx) ^ ry) << UInt64(a)
-            if ry == 0 {
-                if rx != 0 {
-                    tx = (s &- 1) &- tx  // wrapping: only the low bits matter below
-                    ty = (s &- 1) &- ty
-                }
-                swap(&tx, &ty)
-            }
-            a -= 1
-        }
-        return acc
-    }
+    /// The PMTiles v3 tile id (``PMTilesTileID``): the tiles of lower zooms, then the Hilbert curve.
+    public var pmtilesID: UInt64 { PMTilesTileID.of(z: z, x: x, y: y) }
 }

@@ -3,10 +3,11 @@ import QuakeBundleFormat
 import Testing
 import TestSupport
 
-/// Issue 49.2: a bundle's file names and table definitions are written once, in
-/// Sources/BundleFormat; every other module names them through it. A source scan (like
-/// DocumentationTests'): it fails when a bundle file name is written as a literal, or a bundle
-/// table or index is declared (`CREATE …`), anywhere else in Sources/.
+/// Issue 49.2: a bundle's file names, table definitions and the PMTiles format are written
+/// once, in Sources/BundleFormat; every other module names them through it. A source scan
+/// (like DocumentationTests'): it fails when a bundle file name is written as a literal, a
+/// bundle table or index is declared (`CREATE …`), or PMTiles' magic, header layout or varints
+/// are written, anywhere else in Sources/.
 @Suite struct FormatHomeTests {
     static let sources = TestData.projectRoot.appendingPathComponent("Sources")
     /// The home, relative to Sources/.
@@ -19,7 +20,7 @@ import TestSupport
     ]
 
     /// Every statement that declares a table or index of a bundle file or a delta.
-    static let statements = MBTiles.schema + [AppDatabaseSchema.eventsTable(columns: ["id TEXT"])] + AppDatabaseSchema.eventIndexes
+    static let statements = MBTiles.schema + [AppDatabaseSchema.eventsTable] + AppDatabaseSchema.eventIndexes
         + [AppDatabaseSchema.infoTable, AppDatabaseSchema.rtreeTable, AppDatabaseSchema.detailsTable, DeltaSchema.infoTable,
            DeltaSchema.deletedTilesTable, DeltaSchema.deletedTilesIndex, DeltaSchema.rtreeTable, DeltaSchema.deletedEventsTable,
            DeltaSchema.deletedDetailsTable]
@@ -88,6 +89,29 @@ import TestSupport
                 guard line.range(of: "create", options: .caseInsensitive) != nil else { continue }
                 for match in line.matches(of: Self.declaration) where declared.contains(String(match.1)) {
                     Issue.record("Sources/\(file.path):\(number) declares the bundle's \(match.1); use the statement of Sources/\(Self.home): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+    }
+
+    /// What writes PMTiles' bytes by hand: its magic (as text or bytes), and, in a file that
+    /// names PMTiles, the header's size and layout (little-endian fields), the root's limit, varints.
+    static let pmtilesMagic = ["\"PMTiles\"", "0x50, 0x4d, 0x54"]
+    static let pmtilesLayout = ["littleEndian", "127", "16_384", "16384", "0x80", "0x7f"]
+
+    @Test func pmtilesIsWrittenOnlyInTheHome() throws {
+        let files = try Self.swiftFiles()
+        let home = files.filter { $0.path.hasPrefix(Self.home) }.map(\.text).joined(separator: "\n").lowercased()
+        #expect((Self.pmtilesMagic.prefix(1) + ["littleendian", "0x80", "0x7f"]).allSatisfy { home.contains($0.lowercased()) },
+                "the scan looks for what the home writes")
+        for file in files where !file.path.hasPrefix(Self.home) {
+            let namesPMTiles = Self.codeLines(file.text).contains { $0.line.contains("PMTiles") }
+            for (number, line) in Self.codeLines(file.text) {
+                let lower = line.lowercased()
+                let found = Self.pmtilesMagic.filter { lower.contains($0) }
+                    + (namesPMTiles ? Self.pmtilesLayout.filter { lower.contains($0.lowercased()) } : [])
+                for what in found {
+                    Issue.record("Sources/\(file.path):\(number) writes PMTiles' \(what) itself; use PMTilesHeader/PMTilesDirectory of Sources/\(Self.home): \(line.trimmingCharacters(in: .whitespaces))")
                 }
             }
         }

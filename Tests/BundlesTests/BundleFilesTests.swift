@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import QuakeBundleFormat
 import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
@@ -43,6 +44,8 @@ import TestSupport
             try Row.fetchAll(db, sql: "SELECT name, type FROM pragma_table_info('events') ORDER BY cid").map { "\($0[0] as String) \($0[1] as String)" }
         }
         #expect(columns == StoreColumns.contract.map { "\($0.name) \($0.type.rawValue)" })
+        // The format's declaration of `events` (QuakeBundleFormat) is the contract: names, types, NOT NULLs, order.
+        #expect(AppDatabaseSchema.eventColumns.map(\.definition) == StoreColumns.contract.map(\.definition))
         for attribute in EventAttribute.allCases where attribute != .minzoom {
             let column = try #require(StoreColumns.contract.first { $0.name == attribute.storeColumn }, "\(attribute) is no contract column")
             switch attribute.kind {

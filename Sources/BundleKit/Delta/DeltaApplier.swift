@@ -70,7 +70,7 @@ struct DeltaApplier {
     /// Applies the delta's entries of the R-tree: those of removed and changed rows go, the delta's come.
     private func sync(_ index: SpatialIndex, _ db: SQLiteConnection) throws {
         guard let rows = file.synced.first(where: { $0.table.name == index.rows }), let deletions = rows.deletionTable else { return }
-        let name = SQL.identifier(index.name), list = SQL.list(SpatialIndex.columns)
+        let name = SQL.identifier(index.name), list = SQL.list(index.columns)
         try db.execute("""
             DELETE FROM main.\(name) WHERE id IN (SELECT rowid FROM delta.\(deletions.quoted));
             DELETE FROM main.\(name) WHERE id IN (SELECT rowid FROM delta.\(rows.table.quoted));

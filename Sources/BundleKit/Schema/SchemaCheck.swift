@@ -1,3 +1,5 @@
+import QuakeBundleFormat
+
 /// Checks an SQLite file against the schema this library declares for it (``BundleSchema``),
 /// before anything of it is used: only the declared tables and indexes (no trigger, no view, no
 /// other table), each with exactly the declared columns in order, its pages sound, its R-trees
@@ -64,14 +66,14 @@ struct SchemaCheck {
 
     /// Checks that `table` is stored as declared (an R-tree, a rowid table, a table without rowid).
     private func storage(of table: TableSpec, sql: String) throws {
-        let compact = sql.uppercased().filter { !$0.isWhitespace && $0 != "\"" }
-        let isVirtual = compact.hasPrefix("CREATEVIRTUALTABLE")
+        func compact(_ text: String) -> String { text.uppercased().filter { !$0.isWhitespace && $0 != "\"" } }
+        let isVirtual = compact(sql).hasPrefix("CREATEVIRTUALTABLE")
         switch table.storage {
         case .rtree:
-            let expected = "CREATEVIRTUALTABLE\(table.name)USINGRTREE(\(table.columnNames.joined(separator: ",")))".uppercased()
-            guard compact == expected else { throw Refusal("\(schema.role): \(table.name) is not the R-tree it should be") }
+            // The format's own statement, quotes, case and spacing aside.
+            guard compact(sql) == compact(table.declaration.create) else { throw Refusal("\(schema.role): \(table.name) is not the R-tree it should be") }
         case .rowid, .withoutRowID:
-            let withoutRowID = compact.hasSuffix("WITHOUTROWID")
+            let withoutRowID = compact(sql).hasSuffix("WITHOUTROWID")
             guard !isVirtual, withoutRowID == (table.storage == .withoutRowID) else {
                 throw Refusal("\(schema.role): \(table.name) is not stored as it should be (\(isVirtual ? "a virtual table" : withoutRowID ? "without rowid" : "with a rowid"))")
             }
@@ -114,7 +116,7 @@ struct SchemaCheck {
         guard table.storage != .rtree else { return }  // its entries are checked by rtreecheck()
         var checks = table.columns.map { (what: "column \($0.name)", sql: $0.valueCheck("t")) }
         if table.storage == .rowid {
-            checks.append((what: "its rowids", sql: "t.rowid BETWEEN \(BundleSchema.rowids.lowerBound) AND \(BundleSchema.rowids.upperBound)"))
+            checks.append((what: "its rowids", sql: "t.rowid BETWEEN \(AppDatabaseSchema.rowids.lowerBound) AND \(AppDatabaseSchema.rowids.upperBound)"))
         }
         if let rowCheck = table.rowCheck { checks.append((what: "its rows' consistency (\(rowCheck))", sql: rowCheck)) }
         let sums = checks.map { "coalesce(sum(NOT (\($0.sql))), 0)" }.joined(separator: ", ")

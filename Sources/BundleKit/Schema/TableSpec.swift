@@ -1,33 +1,26 @@
-/// One table as this library expects it in a bundle file or a delta.
-struct TableSpec: Sendable {
-    /// How SQLite stores the table.
-    enum Storage: Sendable, Equatable {
-        case rowid
-        case withoutRowID
-        /// An R-tree virtual table (with its three shadow tables, which SQLite makes).
-        case rtree
-    }
+import QuakeBundleFormat
 
-    let name: String
-    let storage: Storage
-    /// The columns in table order (a key named `rowid` in a rowid table is its rowid alias).
-    let columns: [ColumnSpec]
-    /// An extra condition every row must meet, over the row's columns in alias `t` (e.g. a tile
-    /// column within its zoom), written here, never read from a file.
-    let rowCheck: String?
+/// One table as this library expects it in a bundle file or a delta: the format's declaration
+/// (``BundleTable``: columns, storage, the rule its rows keep), and whether a file may lack it.
+struct TableSpec: Sendable {
+    let declaration: BundleTable
     /// Whether a file may lack the table (one added to the format later: files made before it have none).
     let optional: Bool
 
-    init(_ name: String, _ columns: [ColumnSpec], storage: Storage = .rowid, rowCheck: String? = nil, optional: Bool = false) {
-        self.name = name
-        self.storage = storage
-        self.columns = columns
-        self.rowCheck = rowCheck
+    init(_ declaration: BundleTable, optional: Bool = false) {
+        self.declaration = declaration
         self.optional = optional
     }
 
+    var name: String { declaration.name }
+    var storage: BundleTable.Storage { declaration.storage }
+    /// The columns in table order (a key named `rowid` in a rowid table is its rowid alias).
+    var columns: [BundleColumn] { declaration.columns }
+    /// An extra condition every row must meet, over the row's columns in alias `t`.
+    var rowCheck: String? { declaration.rowCheck }
+
     /// The column names in table order.
-    var columnNames: [String] { columns.map(\.name) }
+    var columnNames: [String] { declaration.columnNames }
 
     /// The table's name quoted as an SQL identifier.
     var quoted: String { SQL.identifier(name) }

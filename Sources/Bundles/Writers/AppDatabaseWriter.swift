@@ -40,9 +40,9 @@ enum AppDatabaseWriter {
     /// `details` table).
     static let userVersion = 3
 
-    /// The app's `events` table: the store's contract columns (`StoreColumns.contract`), same
-    /// names, types and order, so that rows go across with `SELECT *`.
-    static let eventsTable = AppDatabaseSchema.eventsTable(columns: StoreColumns.contract.map(\.definition))
+    /// The app's `events` table (`AppDatabaseSchema.events`): the store's contract columns
+    /// (`StoreColumns.contract`), same names, types and order, so that rows go across with `SELECT *`.
+    static let eventsTable = AppDatabaseSchema.eventsTable
 
     /// `eventsTable` and its indexes (`AppDatabaseSchema.eventIndexes`: in the final file and in
     /// the staging file alike, the transfer needs both), as one script.

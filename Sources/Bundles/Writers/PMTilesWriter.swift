@@ -1,5 +1,6 @@
 import QuakeCatalog
 import Foundation
+import QuakeBundleFormat
 import QuakeCommon
 import QuakeTiles
 
@@ -81,7 +82,7 @@ enum PMTilesWriter {
             entries = [Entry(tileID: TileKey(z: header.minZoom, x: 0, y: 0).pmtilesID, offset: 0, length: UInt32(placeholder.count), runLength: 1)]
             dataLength = UInt64(placeholder.count)
         }
-        let (root, leaves) = try PMTilesDirectory.build(entries)
+        let (root, leaves) = try PMTilesDirectory.build(entries, compress: Gzip.compress(array:))
         let metadataBytes = try Array(metadata.text.utf8).withUnsafeBytes { try Gzip.compress(bytes: $0) }
 
         var head = PMTilesHeader()

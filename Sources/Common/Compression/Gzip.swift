@@ -22,6 +22,11 @@ public enum Gzip {
         try data.withUnsafeBytes { Data(try compress(bytes: $0, level: level)) }
     }
 
+    /// Compresses `bytes` into one gzip member (as ``compress(bytes:level:)`` does, at level 6).
+    public static func compress(array bytes: [UInt8]) throws -> [UInt8] {
+        try bytes.withUnsafeBytes { try compress(bytes: $0) }
+    }
+
     /// Compresses `bytes` into one gzip member, through libdeflate: for whole buffers it is
     /// three to four times faster than zlib at the same size (tiles are compressed by the
     /// thousand), and it too writes no name and a zero time.

@@ -3,7 +3,6 @@ import Logging
 import QuakeBundleFormat
 import QuakeBundleKit
 import QuakeCommon
-import QuakeTiles
 
 /// The published PMTiles object of a new version, built so that a cron run's publish
 /// uploads a few megabytes of it, not all of it.
@@ -137,7 +136,7 @@ final class PMTilesComposer: @unchecked Sendable {
     /// before the tile data and where the riders start.
     private func write(_ layout: PMTilesLayout, new: PMTilesArchive, old: PMTilesArchive, riders: [PlannedObject],
                        to url: URL) throws -> (Int64, Int64) {
-        let (root, leaves) = try PMTilesDirectory.build(layout.entries)
+        let (root, leaves) = try PMTilesDirectory.build(layout.entries, compress: Gzip.compress(array:))
         var header = new.header
         header.rootOffset = UInt64(PMTilesHeader.size)
         header.rootLength = UInt64(root.count)

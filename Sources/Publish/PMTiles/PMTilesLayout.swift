@@ -1,5 +1,5 @@
 import Foundation
-import QuakeTiles
+import QuakeBundleFormat
 
 /// Where each tile of a new PMTiles archive lies in a published object built on the
 /// previously published one: the tiles whose bytes are not in it yet ("fresh") first, then the

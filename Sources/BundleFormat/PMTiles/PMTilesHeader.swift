@@ -1,12 +1,16 @@
-import Foundation
-
-/// The 127-byte header of a PMTiles v3 archive (protomaps/PMTiles spec v3, little-endian).
+/// The 127-byte header of a PMTiles v3 archive (protomaps/PMTiles spec v3, little-endian): the
+/// only place its magic and layout are written (the bundle's writer, `publish`'s composer and
+/// reader all take it from here).
 public struct PMTilesHeader: Sendable, Equatable {
     public static let size = 127
+    /// The archive's first bytes: `PMTiles` and the version, 3.
+    public static let magic = Array("PMTiles".utf8) + [3]
+    /// The compression code of gzip (the header's `internalCompression`, `tileCompression`).
+    public static let gzip: UInt8 = 2
     /// The header and the root directory lie within the first 16,384 bytes.
     public static let rootLimit = 16_384
 
-    public var rootOffset: UInt64 = 127
+    public var rootOffset = UInt64(PMTilesHeader.size)
     public var rootLength: UInt64 = 0
     public var metadataOffset: UInt64 = 0
     public var metadataLength: UInt64 = 0
@@ -19,9 +23,10 @@ public struct PMTilesHeader: Sendable, Equatable {
     public var tileContents: UInt64 = 0
     /// Tile data in tile-id order.
     public var clustered = true
-    /// 2: gzip.
-    public var internalCompression: UInt8 = 2
-    public var tileCompression: UInt8 = 2
+    /// How the directories and the metadata are compressed: ``gzip``.
+    public var internalCompression: UInt8 = gzip
+    /// How the tiles are compressed: ``gzip``.
+    public var tileCompression: UInt8 = gzip
     /// 1: MVT.
     public var tileType: UInt8 = 1
     public var minZoom: UInt8 = 0
@@ -38,7 +43,7 @@ public struct PMTilesHeader: Sendable, Equatable {
     /// Reads a header; `nil` when `bytes` does not start with one of version 3.
     public init?(_ bytes: some Collection<UInt8>) {
         let b = Array(bytes.prefix(Self.size))
-        guard b.count == Self.size, Array(b[0..<7]) == Array("PMTiles".utf8), b[7] == 3 else { return nil }
+        guard b.count == Self.size, Array(b[0..<Self.magic.count]) == Self.magic else { return nil }
         func u64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(b[at + $1]) << (8 * UInt64($1)) } }
         func i32(_ at: Int) -> Int32 { Int32(bitPattern: (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[at + $1]) << (8 * UInt32($1)) }) }
         (rootOffset, rootLength, metadataOffset, metadataLength) = (u64(8), u64(16), u64(24), u64(32))
@@ -53,7 +58,7 @@ public struct PMTilesHeader: Sendable, Equatable {
 
     /// The header's 127 bytes.
     public var bytes: [UInt8] {
-        var out = Array("PMTiles".utf8) + [3]
+        var out = Self.magic
         for value in [rootOffset, rootLength, metadataOffset, metadataLength, leavesOffset, leavesLength, tileDataOffset, tileDataLength,
                       addressedTiles, tileEntries, tileContents] {
             withUnsafeBytes(of: value.littleEndian) { out += $0 }

@@ -1,12 +1,16 @@
-import Foundation
-import QuakeCommon
-
-/// PMTiles v3 directories: entries sorted by tile id, each `run` consecutive ids sharing
-/// `length` bytes at `offset` in the tile data (a leaf pointer when `run` is 0: `offset`
-/// and `length` then name a leaf directory in the leaf section). Serialised as the spec
-/// says (count, tile-id deltas, run lengths, lengths, offsets + 1 or 0 when contiguous),
-/// gzip-compressed.
+/// PMTiles v3 directories: entries sorted by tile id (``PMTilesTileID``), each `run`
+/// consecutive ids sharing `length` bytes at `offset` in the tile data (a leaf pointer when
+/// `run` is 0: `offset` and `length` then name a leaf directory in the leaf section).
+/// Serialised as the spec says: count, tile-id deltas, run lengths, lengths, offsets + 1 or 0
+/// when contiguous, each a varint.
+///
+/// A directory is stored compressed (the header's `internalCompression`; ours are gzip), and
+/// this module does not compress: it takes no library at all, because the app library
+/// (QuakeBundleKit, Foundation and SQLite only, its own inflater) takes it too. The caller
+/// hands the compression in (`compress`, `decompress`: the pipeline's `Gzip`, on zlib and
+/// libdeflate).
 public enum PMTilesDirectory {
+    /// One entry: a run of tiles, or (``runLength`` 0) a leaf directory.
     public struct Entry: Sendable, Equatable {
         public var tileID: UInt64
         public var offset: UInt64
@@ -21,12 +25,12 @@ public enum PMTilesDirectory {
         }
     }
 
-    /// The root directory and the leaf directories for `entries`: the whole list in the root
-    /// when it fits beside the header in 16,384 bytes, else leaves of 4,096 entries (doubled
-    /// until the root fits).
-    public static func build(_ entries: [Entry]) throws -> (root: [UInt8], leaves: [UInt8]) {
+    /// The root directory and the leaf directories for `entries`, each compressed by
+    /// `compress`: the whole list in the root when it fits beside the header in
+    /// ``PMTilesHeader/rootLimit`` bytes, else leaves of 4,096 entries (doubled until the root fits).
+    public static func build(_ entries: [Entry], compress: ([UInt8]) throws -> [UInt8]) throws -> (root: [UInt8], leaves: [UInt8]) {
         let limit = PMTilesHeader.rootLimit - PMTilesHeader.size
-        let all = try serialize(entries[...])
+        let all = try compress(encode(entries[...]))
         if all.count <= limit { return (all, []) }
         var leafSize = 4096
         while true {
@@ -34,19 +38,19 @@ public enum PMTilesDirectory {
             var leaves: [UInt8] = []
             var start = 0
             while start < entries.count {
-                let leaf = try serialize(entries[start..<min(start + leafSize, entries.count)])
+                let leaf = try compress(encode(entries[start..<min(start + leafSize, entries.count)]))
                 rootEntries.append(Entry(tileID: entries[start].tileID, offset: UInt64(leaves.count), length: UInt32(leaf.count), runLength: 0))
                 leaves += leaf
                 start += leafSize
             }
-            let root = try serialize(rootEntries[...])
+            let root = try compress(encode(rootEntries[...]))
             if root.count <= limit { return (root, leaves) }
             leafSize *= 2
         }
     }
 
-    /// One directory's bytes, gzip-compressed.
-    public static func serialize(_ entries: ArraySlice<Entry>) throws -> [UInt8] {
+    /// One directory's bytes, uncompressed.
+    public static func encode(_ entries: ArraySlice<Entry>) -> [UInt8] {
         var out = [UInt8]()
         func varint(_ value: UInt64) {
             var v = value
@@ -63,22 +67,22 @@ public enum PMTilesDirectory {
             if let p = previous, e.offset == p.offset + UInt64(p.length) { varint(0) } else { varint(e.offset + 1) }
             previous = e
         }
-        return try out.withUnsafeBytes { try Gzip.compress(bytes: $0) }
+        return out
     }
 
-    /// A malformed directory.
+    /// A malformed archive: a directory that cannot be read, a section or a tile outside the file.
     public struct Damage: Error, CustomStringConvertible {
         public let description: String
+        public init(_ description: String) { self.description = description }
     }
 
-    /// Reads one directory (gzip-compressed, at most `maxEntries` entries).
-    public static func parse(_ compressed: Data, maxEntries: Int = 10_000_000) throws -> [Entry] {
-        let bytes = [UInt8](try Gzip.decompress(compressed, limit: 256 << 20))
+    /// Reads one directory from its uncompressed bytes (at most `maxEntries` entries).
+    public static func decode(_ bytes: [UInt8], maxEntries: Int = 10_000_000) throws(Damage) -> [Entry] {
         var at = 0
-        func varint() throws -> UInt64 {
+        func varint() throws(Damage) -> UInt64 {
             var value: UInt64 = 0, shift: UInt64 = 0
             while true {
-                guard at < bytes.count, shift < 64 else { throw Damage(description: "a PMTiles directory ends inside a number") }
+                guard at < bytes.count, shift < 64 else { throw Damage("a PMTiles directory ends inside a number") }
                 let byte = bytes[at]
                 at += 1
                 value |= UInt64(byte & 0x7F) << shift
@@ -87,7 +91,7 @@ public enum PMTilesDirectory {
             }
         }
         let count = Int(clamping: try varint())
-        guard count <= maxEntries, count <= bytes.count else { throw Damage(description: "a PMTiles directory claims \(count) entries") }
+        guard count <= maxEntries, count <= bytes.count else { throw Damage("a PMTiles directory claims \(count) entries") }
         var entries = [Entry](repeating: Entry(tileID: 0, offset: 0, length: 0, runLength: 0), count: count)
         var id: UInt64 = 0
         for i in 0..<count { id = id &+ (try varint()); entries[i].tileID = id }
@@ -96,8 +100,8 @@ public enum PMTilesDirectory {
         for i in 0..<count {
             let value = try varint()
             if value == 0 {
-                guard i > 0 else { throw Damage(description: "a PMTiles directory's first offset is relative") }
-                entries[i].offset = entries[i - 1].offset + UInt64(entries[i - 1].length)
+                guard i > 0 else { throw Damage("a PMTiles directory's first offset is relative") }
+                entries[i].offset = entries[i - 1].offset &+ UInt64(entries[i - 1].length)
             } else {
                 entries[i].offset = value - 1
             }
