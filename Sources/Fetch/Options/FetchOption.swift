@@ -45,44 +45,44 @@ extension OptionDeclaration where Options == FetchOptions {
         parse: OptionText.duration,
         check: { Limits.overlap.contains($0) ? nil : "is longer than a year" }, text: duration)
 
-    public static let concurrency = FetchOption(
-        flag: "concurrency", key: "concurrency", at: \.concurrency, valueName: "n",
-        summary: "Requests in flight at once (default {default}, at most \(Limits.concurrency.upperBound)).",
-        parse: OptionText.wholeNumber, check: { OptionText.within(Limits.concurrency, $0) }, text: String.init)
+    public static let concurrency = wholeNumber(
+        "concurrency", key: "concurrency", at: \.concurrency, in: Limits.concurrency,
+        "Requests in flight at once (default {default}, at most \(Limits.concurrency.upperBound)).")
 
-    public static let budget = FetchOption(
-        flag: "budget", key: "budget", at: \.requestBudget, valueName: "n",
-        summary: "Requests allowed per \(Format.number(FetchOptions().budgetWindow / 60)) minutes",
-        parse: OptionText.wholeNumber, check: { OptionText.within(Limits.budget, $0) }, text: String.init)
+    public static let budget = wholeNumber(
+        "budget", key: "budget", at: \.requestBudget, in: Limits.budget, "Requests allowed per \(Format.number(FetchOptions().budgetWindow / 60)) minutes")
 
     public static let connectTimeout = seconds(
-        "connect-timeout", key: "connect_timeout", at: \.connectTimeout, "Seconds allowed to connect and receive response headers")
+        "connect-timeout", key: "connect_timeout", at: \.connectTimeout, in: Limits.seconds,
+        "Seconds allowed to connect and receive response headers")
 
     public static let readTimeout = seconds(
-        "read-timeout", key: "read_timeout", at: \.readTimeout, "Seconds of silence allowed while a response arrives")
+        "read-timeout", key: "read_timeout", at: \.readTimeout, in: Limits.seconds,
+        "Seconds of silence allowed while a response arrives")
 
     public static let requestDeadline = seconds(
-        "request-deadline", key: "request_deadline", at: \.requestDeadline, "Seconds one request may take in all, headers and body")
+        "request-deadline", key: "request_deadline", at: \.requestDeadline, in: Limits.seconds,
+        "Seconds one request may take in all, headers and body")
 
-    public static let maxBody = FetchOption(
-        flag: "max-body", key: "max_body_mb", at: \.maxBodyMegabytes, valueName: "MB",
-        summary: "Largest answer accepted, in MB, as received and once decompressed (default {default}, at most "
-            + "\(Limits.bodyMegabytes.upperBound); a USGS page of 20,000 events is 15–20 MB).",
-        parse: OptionText.wholeNumber, check: { OptionText.within(Limits.bodyMegabytes, $0) }, text: String.init)
+    public static let maxBody = wholeNumber(
+        "max-body", key: "max_body_mb", at: \.maxBodyMegabytes, valueName: "MB", in: Limits.bodyMegabytes,
+        "Largest answer accepted, in MB, as received and once decompressed (default {default}, at most "
+            + "\(Limits.bodyMegabytes.upperBound); a USGS page of 20,000 events is 15–20 MB).")
 
     public static let maxRetryAfter = seconds(
-        "max-retry-after", key: "max_retry_after", at: \.maxRetryAfter,
+        "max-retry-after", key: "max_retry_after", at: \.maxRetryAfter, in: Limits.seconds,
         "Longest Retry-After obeyed, seconds; a service asking for longer is given up on, exit 75")
 
     public static let giveUpAfter = seconds(
-        "give-up-after", key: "give_up_after", at: \.giveUpAfter, "Seconds one request keeps trying: no attempt starts later than this after the first")
+        "give-up-after", key: "give_up_after", at: \.giveUpAfter, in: Limits.seconds,
+        "Seconds one request keeps trying: no attempt starts later than this after the first")
 
-    public static let maxAttempts = FetchOption(
-        flag: "max-attempts", key: "max_attempts", at: \.maxAttempts, valueName: "n", summary: "Attempts per request before the run gives up, exit 75",
-        parse: OptionText.wholeNumber, check: { OptionText.within(Limits.attempts, $0) }, text: String.init)
+    public static let maxAttempts = wholeNumber(
+        "max-attempts", key: "max_attempts", at: \.maxAttempts, in: Limits.attempts, "Attempts per request before the run gives up, exit 75")
 
     public static let retryDelay = seconds(
-        "retry-delay", key: "retry_delay", at: \.retryBaseDelay, "Base of the exponential backoff between attempts, seconds", in: Limits.retryDelay)
+        "retry-delay", key: "retry_delay", at: \.retryBaseDelay, in: Limits.retryDelay,
+        "Base of the exponential backoff between attempts, seconds")
 
     public static let details = FetchOption(
         flag: "details", key: "details", at: \.details, valueName: "which",
@@ -90,22 +90,13 @@ extension OptionDeclaration where Options == FetchOptions {
             + "sig ≥ 600 or a PAGER alert, as USGS's significant feed), all or none.",
         choices: DetailPolicy.allCases.map(\.rawValue), parse: OptionText.choice, text: nil)
 
-    public static let detailsPerRun = FetchOption(
-        flag: "details-per-run", key: "details_per_run", at: \.detailsPerRun, valueName: "n",
-        summary: "Details fetched per run at most, biggest quakes first; the rest in later runs",
-        parse: OptionText.wholeNumber, check: { OptionText.within(Limits.detailsPerRun, $0) }, text: String.init)
+    public static let detailsPerRun = wholeNumber(
+        "details-per-run", key: "details_per_run", at: \.detailsPerRun, in: Limits.detailsPerRun,
+        "Details fetched per run at most, biggest quakes first; the rest in later runs")
 
-    public static let maxContent = FetchOption(
-        flag: "max-content", key: "max_content_mb", at: \.maxContentMegabytes, valueName: "MB",
-        summary: "Largest product file of a detail accepted, in MB, as received and once decompressed",
-        parse: OptionText.wholeNumber, check: { OptionText.within(Limits.bodyMegabytes, $0) }, text: String.init)
-
-    /// An option of seconds (`90`, or a duration: `2m`) within `range`.
-    private static func seconds(_ flag: String, key: String, at path: WritableKeyPath<FetchOptions, TimeInterval> & Sendable, _ summary: String,
-                                in range: ClosedRange<Double> = Limits.seconds) -> FetchOption {
-        FetchOption(flag: flag, key: key, at: path, valueName: "s", summary: summary,
-                    parse: OptionText.seconds, check: { OptionText.within(range, $0, unit: "seconds") }, text: Format.number)
-    }
+    public static let maxContent = wholeNumber(
+        "max-content", key: "max_content_mb", at: \.maxContentMegabytes, valueName: "MB", in: Limits.bodyMegabytes,
+        "Largest product file of a detail accepted, in MB, as received and once decompressed")
 
     /// The service URL with its trailing slash (the service answers 301 without it).
     private static func serviceURL(_ text: String) throws -> URL {

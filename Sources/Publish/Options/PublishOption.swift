@@ -13,18 +13,16 @@ extension OptionDeclaration where Options == PublishOptions {
     public static let to = PublishOption(
         flag: "to", key: "to", at: \.to, valueName: "s3-url", summary: "Where to publish: s3://BUCKET/PREFIX.", parse: { $0 }, text: nil)
 
-    public static let endpoint = PublishOption(
-        flag: "endpoint", key: "endpoint", at: \.endpoint, valueName: "url",
-        summary: "An S3-compatible store's URL (SeaweedFS, MinIO, Ceph…); implies path-style addressing. Default: AWS.", parse: { $0 }, text: nil)
+    public static let endpoint = text(
+        "endpoint", key: "endpoint", at: \.endpoint, valueName: "url",
+        "An S3-compatible store's URL (SeaweedFS, MinIO, Ceph…); implies path-style addressing. Default: AWS.")
 
-    public static let region = PublishOption(
-        flag: "region", key: "region", at: \.region, valueName: "region",
-        summary: "The bucket's region (default $AWS_REGION, else $AWS_DEFAULT_REGION, else us-east-1).", parse: { $0 }, text: nil)
+    public static let region = text(
+        "region", key: "region", at: \.region, valueName: "region", "The bucket's region (default $AWS_REGION, else $AWS_DEFAULT_REGION, else us-east-1).")
 
-    public static let keep = PublishOption(
-        flag: "keep", key: "keep", at: \.keep, valueName: "n",
-        summary: "Published versions whose objects stay in the store (default {default}); older ones are pruned once the pointer has moved.",
-        parse: OptionText.wholeNumber, check: { OptionText.within(PublishOptions.keepRange, $0) }, text: String.init)
+    public static let keep = wholeNumber(
+        "keep", key: "keep", at: \.keep, in: PublishOptions.keepRange,
+        "Published versions whose objects stay in the store (default {default}); older ones are pruned once the pointer has moved.")
 
     public static let publicURL = PublishOption(
         flag: "public-url", key: "public_url", at: \.publicURL, valueName: "url",
@@ -42,16 +40,11 @@ extension OptionDeclaration where Options == PublishOptions {
         summary: "An AWS credentials file (INI), read when AWS_ACCESS_KEY_ID is not set (default ~/.aws/credentials).",
         parse: { URL(fileURLWithPath: $0) }, text: nil)
 
-    public static let profile = PublishOption(
-        flag: "profile", key: "profile", at: \.profile, valueName: "name",
-        summary: "The profile of the credentials file (default $AWS_PROFILE, else default).", parse: { $0 }, text: nil)
+    public static let profile = text(
+        "profile", key: "profile", at: \.profile, valueName: "name", "The profile of the credentials file (default $AWS_PROFILE, else default).")
 
-    public static let maxAttempts = PublishOption(
-        flag: "max-attempts", key: "max_attempts", at: \.maxAttempts, valueName: "n",
-        summary: "Attempts per request before the store counts as unavailable, exit 75",
-        parse: OptionText.wholeNumber, check: { OptionText.within(1...100, $0) }, text: String.init)
+    public static let maxAttempts = wholeNumber(
+        "max-attempts", key: "max_attempts", at: \.maxAttempts, in: 1...100, "Attempts per request before the store counts as unavailable, exit 75")
 
-    public static let giveUpAfter = PublishOption(
-        flag: "give-up-after", key: "give_up_after", at: \.giveUpAfter, valueName: "s", summary: "Seconds one request keeps trying",
-        parse: OptionText.seconds, check: { OptionText.within(1...86_400, $0, unit: "seconds") }, text: Format.number)
+    public static let giveUpAfter = seconds("give-up-after", key: "give_up_after", at: \.giveUpAfter, in: 1...86_400, "Seconds one request keeps trying")
 }
