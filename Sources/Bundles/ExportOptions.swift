@@ -28,7 +28,7 @@ public struct Selection: Hashable, Sendable {
 }
 
 /// Everything `quake-bake export` can be told.
-public struct ExportOptions: Hashable, Sendable {
+public struct ExportOptions: Hashable, DeclaredOptions {
     /// Which events.
     public var selection = Selection()
     /// How they are thinned per zoom.
@@ -60,9 +60,7 @@ public struct ExportOptions: Hashable, Sendable {
     /// Checks the options, each as its `ExportOption` declares and then against each other;
     /// throws a usage error naming the bad one.
     public func validate() throws {
-        for option in ExportOption.all {
-            if let problem = option.problem(self) { throw QuakeBakeError("\(option.longFlag) \(problem)", exitStatus: .usage) }
-        }
+        try OptionDeclaration.check(self, against: ExportOption.all.map(\.declaration))
         try selection.validate()
         try thinning.validate()
     }

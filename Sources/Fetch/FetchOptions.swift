@@ -46,7 +46,7 @@ public struct FetchOptions: Sendable {
     public var maxContentBytes = 8 << 20
 
     /// The range each setting may take: anything outside (NaN and infinity included) is refused
-    /// where it is given, by flag or by configuration key. Wide enough for any real use, and
+    /// where it is given, by flag or by configuration key (by the checks of `FetchOption`). Wide enough for any real use, and
     /// narrow enough that no later arithmetic on a setting overflows (an overlap of 1e300 s
     /// once stopped `fetch` with a trap).
     public enum Limits {
@@ -63,11 +63,6 @@ public struct FetchOptions: Sendable {
         public static let bodyMegabytes: ClosedRange<Int> = 1...4_096
         /// Details per run.
         public static let detailsPerRun: ClosedRange<Int> = 0...100_000
-
-        /// "must be 1…16" in words.
-        public static func describe<T: Comparable>(_ range: ClosedRange<T>) -> String {
-            "must be \(range.lowerBound)…\(range.upperBound)"
-        }
     }
 
     /// Whether to sync incrementally.

@@ -34,15 +34,25 @@ public struct FetchSelection: Sendable, Hashable, Codable {
         public init(parsing text: String) throws {
             let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 3, let a = parts[0], let b = parts[1], let c = parts[2] else {
-                throw QuakeBakeError("bad --circle \"\(text)\": expected lat,lon,radiusKm (three numbers)", exitStatus: .usage)
+                throw QuakeBakeError("\"\(text.prefix(80))\" is not lat,lon,radiusKm (three numbers)", exitStatus: .usage)
             }
             self.init(latitude: a, longitude: b, radiusKm: c)
+        }
+
+        /// What is wrong with the circle (`latitude 91 is outside -90…90`), if anything.
+        var problem: String? {
+            let n = Format.number
+            if !(-90...90).contains(latitude) { return "latitude \(n(latitude)) is outside -90…90" }
+            if !(-180...180).contains(longitude) { return "longitude \(n(longitude)) is outside -180…180" }
+            if !(0...20_001.6).contains(radiusKm) { return "radius \(n(radiusKm)) km is outside 0…20001.6" }
+            return nil
         }
     }
 
     public init() {}
 
-    /// Checks the selection before any request is sent; the error names the flag and the problem.
+    /// Checks the selection before any request is sent (each option's declared check, and the
+    /// ranges against each other); the error names the flag and the problem.
     public func validate() throws {
         func fail(_ message: String) -> QuakeBakeError { QuakeBakeError(message, exitStatus: .usage) }
         if let start, let end, end < start {
@@ -52,22 +62,8 @@ public struct FetchSelection: Sendable, Hashable, Codable {
             throw fail("--max-magnitude \(Format.number(b)) is less than --min-magnitude \(Format.number(a))")
         }
         if let a = minDepth, let b = maxDepth, b < a { throw fail("--max-depth \(Format.number(b)) is less than --min-depth \(Format.number(a))") }
-        for value in [minMagnitude, maxMagnitude, minDepth, maxDepth].compactMap({ $0 }) where !value.isFinite {
-            throw fail("magnitudes and depths must be finite numbers, not \(value)")
-        }
+        try OptionDeclaration.check(self, against: SelectionOption.all)
         try bbox?.validate()
-        if let circle {
-            let n = Format.number
-            if !(-90...90).contains(circle.latitude) { throw fail("--circle latitude \(n(circle.latitude)) is outside -90…90") }
-            if !(-180...180).contains(circle.longitude) { throw fail("--circle longitude \(n(circle.longitude)) is outside -180…180") }
-            if !(0...20_001.6).contains(circle.radiusKm) { throw fail("--circle radius \(n(circle.radiusKm)) km is outside 0…20001.6") }
-        }
-        for type in eventTypes where type.isEmpty || type.contains(",") {
-            throw fail("--event-type \"\(type)\" must be one non-empty type name")
-        }
-        if let catalog, catalog.trimmingCharacters(in: .whitespaces).isEmpty || catalog.count > 64 {
-            throw fail("--catalog \"\(catalog)\" must be a catalog name (e.g. us, ak, nc), not empty and at most 64 characters")
-        }
     }
 
     /// The time range to plan over, resolved against `now` (ms).

@@ -3,6 +3,7 @@ import QuakeBundles
 import QuakeCatalog
 import QuakeCommon
 import QuakeFetch
+import QuakePublish
 
 /// Reads a `bake` configuration file (YAML), so a crontab line stays short.
 ///
@@ -52,99 +53,52 @@ public enum ConfigurationFile {
         let directory = URL(fileURLWithPath: source).deletingLastPathComponent()
         func path(_ text: String) -> String { Self.path(text, beside: directory) }
         configuration.workspace = try top.string("workspace").map(path) ?? configuration.workspace
-        if let service = try top.string("service") { configuration.fetch.service = try serviceURL(service, source: source) }
+        // `service:` at the top, as a short file writes it; `fetch: service:` too.
+        try read(&top, [FetchOption.service], into: &configuration.fetch, beside: directory)
         configuration.maxRejects = try top.int("max_rejects") ?? configuration.maxRejects
         if var section = try top.section("selection") {
-            try readSelection(&section, into: &configuration.selection)
-            try section.finish()
+            try read(&section, SelectionOption.all, into: &configuration.selection, beside: directory)
+            try section.check { try configuration.selection.validate() }
         }
         if var section = try top.section("fetch") {
-            try readFetch(&section, into: &configuration.fetch)
+            try read(&section, FetchOption.all, into: &configuration.fetch, beside: directory)
             try section.finish()
         }
         if var section = try top.section("export") {
             if let out = try section.string("out") { configuration.out = URL(fileURLWithPath: path(out)) }
-            try readExport(&section, into: &configuration.export, beside: directory)
-            try section.finish()
+            try read(&section, ExportOption.configurable.map(\.declaration), into: &configuration.export, beside: directory)
+            try section.check { try configuration.export.validate() }
         }
         if var section = try top.section("publish") {
-            configuration.publish = try readPublish(&section, beside: directory)
-            try section.finish()
+            var publish = PublishOptions()
+            try read(&section, PublishOption.all, into: &publish, beside: directory)
+            guard !publish.to.isEmpty else { throw Section.error(section.path, "needs to: s3://BUCKET/PREFIX") }
+            try section.check { _ = try publish.target() }
+            configuration.publish = publish
         }
         try top.finish()
         return configuration
     }
 
-    private static func readSelection(_ s: inout Section, into selection: inout FetchSelection) throws {
-        selection.start = try s.time("start") ?? selection.start
-        selection.end = try s.time("end") ?? selection.end
-        selection.minMagnitude = try s.double("min_magnitude") ?? selection.minMagnitude
-        selection.maxMagnitude = try s.double("max_magnitude") ?? selection.maxMagnitude
-        selection.minDepth = try s.double("min_depth") ?? selection.minDepth
-        selection.maxDepth = try s.double("max_depth") ?? selection.maxDepth
-        if let box = try s.numbers("bbox", count: 4) {
-            selection.bbox = BoundingBox(west: box[0], south: box[1], east: box[2], north: box[3])
+    /// Reads a key for each of `declarations` that has one from `section` into `options`; a
+    /// relative path (a `.file` option's) is taken from `directory` (the configuration file's).
+    /// A wrong value is said naming the key, with the declaration's words.
+    private static func read<Options>(_ section: inout Section, _ declarations: [OptionDeclaration<Options>], into options: inout Options,
+                                      beside directory: URL) throws {
+        for option in declarations {
+            guard let key = option.key, let text = try section.text(key, form: option.form) else { continue }
+            do {
+                try option.set(option.form == .file ? path(text, beside: directory) : text, in: &options)
+            } catch let problem as OptionProblem {
+                throw Section.error(section.path, "\(key): \(problem.reason)")
+            }
         }
-        if let circle = try s.numbers("circle", count: 3) {
-            selection.circle = FetchSelection.Circle(latitude: circle[0], longitude: circle[1], radiusKm: circle[2])
-        }
-        selection.eventTypes = try s.strings("event_types") ?? selection.eventTypes
-        selection.catalog = try s.string("catalog") ?? selection.catalog
-        do {
-            try selection.validate()
-        } catch let error as QuakeBakeError {
-            throw QuakeBakeError("\(s.path): \(error.description)", exitStatus: .usage)
-        }
-    }
-
-    private static func readFetch(_ s: inout Section, into fetch: inout FetchOptions) throws {
-        if let service = try s.string("service") { fetch.service = try serviceURL(service, source: s.path) }
-        typealias Limits = FetchOptions.Limits
-        if let overlap = try s.duration("overlap", in: Limits.overlap) { fetch.overlap = Int64(overlap * 1000) }
-        fetch.concurrency = try s.int("concurrency", in: Limits.concurrency) ?? fetch.concurrency
-        fetch.requestBudget = try s.int("budget", in: Limits.budget) ?? fetch.requestBudget
-        fetch.connectTimeout = try s.duration("connect_timeout", in: Limits.seconds) ?? fetch.connectTimeout
-        fetch.readTimeout = try s.duration("read_timeout", in: Limits.seconds) ?? fetch.readTimeout
-        fetch.requestDeadline = try s.duration("request_deadline", in: Limits.seconds) ?? fetch.requestDeadline
-        if let megabytes = try s.int("max_body_mb", in: Limits.bodyMegabytes) { fetch.maxBodyBytes = megabytes << 20 }
-        fetch.maxRetryAfter = try s.duration("max_retry_after", in: Limits.seconds) ?? fetch.maxRetryAfter
-        fetch.giveUpAfter = try s.duration("give_up_after", in: Limits.seconds) ?? fetch.giveUpAfter
-        fetch.maxAttempts = try s.int("max_attempts", in: Limits.attempts) ?? fetch.maxAttempts
-        fetch.retryBaseDelay = try s.duration("retry_delay", in: Limits.retryDelay) ?? fetch.retryBaseDelay
-        fetch.details = try s.choice("details", of: DetailPolicy.self) ?? fetch.details
-        fetch.detailsPerRun = try s.int("details_per_run", in: Limits.detailsPerRun) ?? fetch.detailsPerRun
-        if let megabytes = try s.int("max_content_mb", in: Limits.bodyMegabytes) { fetch.maxContentBytes = megabytes << 20 }
     }
 
     /// `text`, a path in the file: `~/…` in the home directory, a relative one in `directory`.
     static func path(_ text: String, beside directory: URL) -> String {
         let expanded = text == "~" || text.hasPrefix("~/") ? NSString(string: text).expandingTildeInPath : text
         return URL(fileURLWithPath: expanded, relativeTo: directory).standardizedFileURL.path
-    }
-
-    /// Reads the `export:` section: a key for each `ExportOption.configurable`, a relative
-    /// `style` path taken from `directory` (the configuration file's).
-    private static func readExport(_ s: inout Section, into export: inout ExportOptions, beside directory: URL) throws {
-        for option in ExportOption.configurable {
-            guard let key = option.key, let text = try s.text(key, form: option.form) else { continue }
-            do {
-                try option.set(option.form == .file ? Self.path(text, beside: directory) : text, in: &export)
-            } catch let problem as OptionProblem {
-                throw Section.error(s.path, "\(key): \(problem.reason)")
-            }
-        }
-        do {
-            try export.validate()
-        } catch let error as QuakeBakeError {
-            throw QuakeBakeError("\(s.path): \(error.description)", exitStatus: .usage)
-        }
-    }
-
-    private static func serviceURL(_ text: String, source: String) throws -> URL {
-        guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
-            throw QuakeBakeError("\(source): service \"\(text)\" is not an http(s) URL", exitStatus: .usage)
-        }
-        return url
     }
 }
 
@@ -166,6 +120,17 @@ struct Section {
     mutating func section(_ key: String) throws -> Section? {
         guard let value = take(key) else { return nil }
         return try Section(value, path: "\(path): \(key)")
+    }
+
+    /// Checks, once every key is read, that none is left over and then what `check` checks (the
+    /// options together), its usage error said as this section's.
+    func check(_ check: () throws -> Void) throws {
+        try finish()
+        do {
+            try check()
+        } catch let error as QuakeBakeError {
+            throw QuakeBakeError("\(path): \(error.description)", exitStatus: .usage)
+        }
     }
 
     func finish() throws {
@@ -194,56 +159,18 @@ struct Section {
         return number
     }
 
-    mutating func double(_ key: String) throws -> Double? {
-        guard let text = try string(key) else { return nil }
-        guard let number = Double(text), number.isFinite else { throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not a number") }
-        return number
-    }
-
-    /// One of the named values of `T` (its raw values).
-    mutating func choice<T: RawRepresentable & CaseIterable>(_ key: String, of: T.Type) throws -> T? where T.RawValue == String {
-        guard let value = try string(key) else { return nil }
-        guard let choice = T(rawValue: value) else {
-            throw Section.error(path, "\(key): \"\(value.prefix(80))\" is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
-        return choice
-    }
-
     mutating func bool(_ key: String) throws -> Bool? {
         guard let value = take(key) else { return nil }
         guard let flag = value as? Bool else { throw Section.error(path, "\(key): \"\("\(value)".prefix(80))\" is not true or false") }
         return flag
     }
 
-    mutating func time(_ key: String) throws -> Int64? {
-        guard let text = try string(key) else { return nil }
-        guard let ms = ISOTime.parse(text) else { throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not an ISO-8601 time") }
-        return ms
-    }
-
-    mutating func duration(_ key: String, in range: ClosedRange<Double>) throws -> Double? {
-        guard let value = try string(key) else { return nil }
-        guard let seconds = DurationText.seconds(value) else {
-            throw Section.error(path, "\(key): \"\(value.prefix(80))\" is not a duration (90, 90s, 10m, 2h, 1d)")
-        }
-        guard range.contains(seconds) else {
-            throw Section.error(path, "\(key): \"\(value)\" \(FetchOptions.Limits.describe(range)) seconds")
-        }
-        return seconds
-    }
-
-    mutating func int(_ key: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let number = try int(key) else { return nil }
-        guard range.contains(number) else { throw Section.error(path, "\(key): \(number) \(FetchOptions.Limits.describe(range))") }
-        return number
-    }
-
     /// An option's text: on or off from a YAML boolean, a list from a YAML list or comma-separated
-    /// text, else a single value.
-    mutating func text(_ key: String, form: ExportOption.Form) throws -> String? {
+    /// text (an empty list: not given), else a single value.
+    mutating func text(_ key: String, form: OptionForm) throws -> String? {
         switch form {
         case .onOff: try bool(key).map { String($0) }
-        case .list: try strings(key)?.joined(separator: ",")
+        case .list: try strings(key).flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
         case .value, .file: try string(key)
         }
     }
@@ -255,16 +182,5 @@ struct Section {
         _ = take(key)
         if list.contains(where: { $0 is [Any] || $0 is [String: Any] }) { throw Section.error(path, "\(key): should list single values") }
         return list.map { "\($0)" }
-    }
-
-    /// `"a,b,c"` or `[a, b, c]` with exactly `count` numbers.
-    mutating func numbers(_ key: String, count: Int) throws -> [Double]? {
-        guard let value = take(key) else { return nil }
-        let items = (value as? [Any])?.map { "\($0)" } ?? "\(value)".split(separator: ",").map(String.init)
-        let numbers = items.compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard numbers.count == count, items.count == count else {
-            throw Section.error(path, "\(key): \"\("\(value)".prefix(80))\" should be \(count) numbers")
-        }
-        return numbers
     }
 }

@@ -32,8 +32,8 @@ struct BakeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("End with status 65 when a run rejects more events than this (default 100).", valueName: "n"))
     var maxRejects: Int?
 
-    @OptionGroup var selection: SelectionOptions
-    @OptionGroup var service: ServiceOptions
+    @OptionGroup var selection: SelectionFlags
+    @OptionGroup var service: FetchFlags
     @OptionGroup var bundle: BundleFlags
     @OptionGroup var common: CommonOptions
 
@@ -43,7 +43,7 @@ struct BakeCommand: AsyncParsableCommand {
             var configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) } ?? BakeConfiguration()
             try selection.apply(to: &configuration.selection)
             try configuration.selection.validate()
-            service.apply(to: &configuration.fetch)
+            try service.apply(to: &configuration.fetch)
             try bundle.apply(to: &configuration.export)
             try configuration.export.validate()
             if let out { configuration.out = URL(fileURLWithPath: out) }

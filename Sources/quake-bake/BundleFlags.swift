@@ -4,27 +4,26 @@ import QuakeBundles
 /// How to thin and what to write, shared by `export` and `bake`: a flag for each `ExportOption`
 /// but the selection's (`ExportSelectionFlags`), named and explained by its declaration.
 /// Only the flags given change anything, so `bake --config` can supply the rest.
-struct BundleFlags: ExportOptionFlags {
-    @Option(name: .option(.minZoom), help: .option(.minZoom), completion: .option(.minZoom)) var minZoom: String?
-    @Option(name: .option(.maxZoom), help: .option(.maxZoom), completion: .option(.maxZoom)) var maxZoom: String?
-    @Option(name: .option(.cellSize), help: .option(.cellSize), completion: .option(.cellSize)) var cellSize: String?
-    @Option(name: .option(.perCell), help: .option(.perCell), completion: .option(.perCell)) var perCell: String?
-    @Option(name: .option(.thinning), help: .option(.thinning), completion: .option(.thinning)) var thinning: String?
-    @Option(name: .option(.magnitudeFloor), help: .option(.magnitudeFloor), completion: .option(.magnitudeFloor)) var magnitudeFloor: String?
-    @Option(name: .option(.stride), help: .option(.stride), completion: .option(.stride)) var stride: String?
-    @Flag(name: .option(.clusters), inversion: .prefixedNo, help: .option(.clusters)) var clusters: Bool?
-    @Option(name: .option(.attributes), help: .option(.attributes), completion: .option(.attributes)) var attributes: String?
-    @Option(name: .option(.keep), help: .option(.keep), completion: .option(.keep)) var keep: String?
-    @Flag(name: .option(.deltas), inversion: .prefixedNo, help: .option(.deltas)) var deltas: Bool?
-    @Option(name: .option(.recentDays), help: .option(.recentDays), completion: .option(.recentDays)) var recentDays: String?
-    @Option(name: .option(.geojsonMaxFeatures), help: .option(.geojsonMaxFeatures), completion: .option(.geojsonMaxFeatures)) var geojsonMaxFeatures: String?
-    @Option(name: .option(.name), help: .option(.name), completion: .option(.name)) var name: String?
-    @Option(name: .option(.style), help: .option(.style), completion: .option(.style)) var style: String?
-    @Option(name: .option(.basemap), help: .option(.basemap), completion: .option(.basemap)) var basemap: String?
-    @Option(name: .option(.maxTileBytes), help: .option(.maxTileBytes), completion: .option(.maxTileBytes)) var maxTileBytes: String?
-    @Option(name: .option(.maxTileFeatures), help: .option(.maxTileFeatures), completion: .option(.maxTileFeatures)) var maxTileFeatures: String?
+struct BundleFlags: DeclaredFlags {
+    @Option(.minZoom) var minZoom: String?
+    @Option(.maxZoom) var maxZoom: String?
+    @Option(.cellSize) var cellSize: String?
+    @Option(.perCell) var perCell: String?
+    @Option(.thinning) var thinning: String?
+    @Option(.magnitudeFloor) var magnitudeFloor: String?
+    @Option(.stride) var stride: String?
+    @Flag(.clusters) var clusters: Bool?
+    @Option(.attributes) var attributes: String?
+    @Option(.keep) var keep: String?
+    @Flag(.deltas) var deltas: Bool?
+    @Option(.recentDays) var recentDays: String?
+    @Option(.geojsonMaxFeatures) var geojsonMaxFeatures: String?
+    @Option(.name) var name: String?
+    @Option(.style) var style: String?
+    @Option(.basemap) var basemap: String?
+    @Option(.maxTileBytes) var maxTileBytes: String?
+    @Option(.maxTileFeatures) var maxTileFeatures: String?
 
-    /// Sets the options these flags give; throws a usage error naming the flag that is wrong.
     func apply(to options: inout ExportOptions) throws {
         try ExportOption.apply([
             (.minZoom, minZoom), (.maxZoom, maxZoom), (.cellSize, cellSize), (.perCell, perCell), (.thinning, thinning),

@@ -25,8 +25,8 @@ struct FetchCommand: AsyncParsableCommand {
           quake-bake fetch --service http://127.0.0.1:8080/fdsnws/event/1/ --bbox 170,-50,-170,-10
         """)
 
-    @OptionGroup var selection: SelectionOptions
-    @OptionGroup var service: ServiceOptions
+    @OptionGroup var selection: SelectionFlags
+    @OptionGroup var service: FetchFlags
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -36,7 +36,7 @@ struct FetchCommand: AsyncParsableCommand {
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake fetch")
             defer { lock.release() }
             var options = FetchOptions()
-            service.apply(to: &options)
+            try service.apply(to: &options)
             let chosen = try selection.selection()
             _ = try await RecordedStage.run("fetch", workspace: workspace, facts: { RecordedStage.Facts(changed: $0.events > 0, eventsFetched: $0.events) }) {
                 try await Fetcher.run(selection: chosen, options: options, workspace: workspace, progress: common.progress, logger: logger)

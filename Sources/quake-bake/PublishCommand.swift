@@ -41,12 +41,7 @@ struct PublishCommand: AsyncParsableCommand {
         let logger = common.logger(for: "publish")
         try await Reporting.run(logger, command: "publish") {
             let configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) }
-            let options: PublishOptions
-            do {
-                options = try publish.options(over: configuration?.publish)
-            } catch let error as ValidationError {
-                throw QuakeBakeError(error.message, exitStatus: .usage)
-            }
+            let options = try publish.options(over: configuration?.publish)
             let workspace = Workspace.resolve(common.workspace ?? configuration?.workspace)
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake publish")
             defer { lock.release() }

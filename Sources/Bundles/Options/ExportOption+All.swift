@@ -16,13 +16,7 @@ extension ExportOption {
     /// Sets each option given a text (`nil`: not given) in `options`; throws a usage error
     /// naming the flag of the first that is wrong.
     public static func apply(_ given: [(ExportOption, String?)], to options: inout ExportOptions) throws {
-        for case let (option, text?) in given {
-            do {
-                try option.set(text, in: &options)
-            } catch let problem as OptionProblem {
-                throw QuakeBakeError("\(option.longFlag) \(problem.reason)", exitStatus: .usage)
-            }
-        }
+        try OptionDeclaration.apply(given.map { ($0.0.declaration, $0.1) }, to: &options)
     }
 
     /// The manifest's `options`: what shapes a bundle's content, grouped as `ManifestGroup` says,

@@ -3,7 +3,7 @@ import QuakeCommon
 import QuakeHTTP
 
 /// What `publish` (and `bake` with a `publish:` section) is told: where to, how, how many versions to keep.
-public struct PublishOptions: Sendable {
+public struct PublishOptions: DeclaredOptions {
     /// `s3://BUCKET/PREFIX`.
     public var to: String
     /// An S3-compatible store's URL (path-style addressing); `nil`: AWS.
@@ -32,19 +32,15 @@ public struct PublishOptions: Sendable {
 
     public init(to: String) { self.to = to }
 
+    /// The defaults, with no target yet (`to` empty).
+    public init() { self.init(to: "") }
+
     /// The most versions `keep` may name.
     public static let keepRange = 1...1000
 
-    /// The target, checked (exit 64 on what cannot be one).
+    /// The target, checked with every option's declared check (exit 64 on what cannot be one).
     public func target() throws -> S3Target {
-        guard Self.keepRange.contains(keep) else {
-            throw QuakeBakeError("--keep \(keep) is not in \(Self.keepRange.lowerBound)…\(Self.keepRange.upperBound)", exitStatus: .usage)
-        }
-        if let publicURL {
-            guard ["http", "https"].contains(publicURL.scheme ?? ""), publicURL.host != nil, publicURL.query == nil else {
-                throw QuakeBakeError("--public-url \"\(publicURL.absoluteString)\" is not an http(s) URL", exitStatus: .usage)
-            }
-        }
+        try OptionDeclaration.check(self, against: PublishOption.all)
         return try S3Target(to, endpoint: endpoint, region: region)
     }
 
