@@ -116,4 +116,37 @@ import TestSupport
         let read: ExportRead = try run.products.value(.read)
         #expect(read.table.count > 1000)
     }
+
+    @Test func aStageBesideTakesWhatALaterStageReleasedBeforeItWasTaken() throws {
+        let dir = TemporaryDirectory("plan-late-taker")
+        let store = try TestStore(workspace: dir.url, samples: [Self.sample])
+        let scratch = ExportScratch()
+        defer { scratch.cleanUp() }
+        let run = try ExportRun(store: store.url, out: dir.path("bundles"), options: ExportOptions(), scratch: scratch, progress: Progress.silent,
+                                logger: ExportHelpers.silentLogger)
+        // The stage beside takes the read only once a stage after the releaser has run: the read is
+        // released by then, and is still there for it.
+        let lateTaker = ExportStage("late-taker", needs: [.read], awaits: [.deltaBases], produces: [.featureIDs], beside: true) { context in
+            context.await(.deltaBases)
+            let read: ExportRead = try context.need(.read)
+            context.make(.featureIDs, read.table.count)
+            return .next
+        }
+        let releaser = ExportStage("releaser", needs: [.read], produces: [.version], releases: [.read]) { context in
+            context.make(.version, 0)
+            return .next
+        }
+        let after = ExportStage("after", needs: [.version], produces: [.deltaBases]) { context in
+            context.make(.deltaBases, 0)
+            return .next
+        }
+        let end = ExportStage("end", needs: [.featureIDs]) { context in
+            let _: Int = try context.need(.featureIDs)
+            return .next
+        }
+        let plan = try ExportPlan(basis: .fresh, stages: [.read(.fresh), lateTaker, releaser, after, end])
+        #expect(throws: (any Error).self) { _ = try plan.run(run) }  // no stage of this plan finishes an export
+        let taken: Int = try run.products.value(.featureIDs)
+        #expect(taken > 1000, "the stage beside read \(taken) events")
+    }
 }

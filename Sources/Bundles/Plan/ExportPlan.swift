@@ -69,6 +69,7 @@ struct ExportPlan {
     /// fail, so that a stage running beside and waiting for one stops waiting; the run's scratch
     /// waits for every stage still running beside before anything is cleaned up.
     func run(_ run: ExportRun) throws -> ExportSummary {
+        run.products.expect(stages)
         do {
             for stage in stages {
                 let context = ExportStage.Context(run: run, stage: stage, plan: self)

@@ -32,8 +32,8 @@ enum ExportProduct: String, CaseIterable, Sendable {
 /// One stage of an export: its name, the products it needs (made by the stages before it), and
 /// its body, which makes the products it declares. A stage `beside` runs on a thread of its own;
 /// it may also await products of stages declared after it, which run meanwhile. A stage that
-/// `releases` products lets them go once it is done (their memory, and the temporary files
-/// they hold); no stage after it may need them.
+/// `releases` products lets them go once it is done and a stage beside that needs them has taken
+/// them (their memory, and the temporary files they hold); no stage after it may need them.
 struct ExportStage {
     /// What the export does after a stage.
     enum Next {
@@ -71,7 +71,7 @@ struct ExportStage {
         /// A product the stage needs, waited for when a stage beside is still making it.
         func need<T>(_ product: ExportProduct) throws -> T {
             precondition(stage.needs.contains(product), "stage \(stage.name) did not declare that it needs \(product.rawValue)")
-            return try run.products.value(product)
+            return try run.products.value(product, takenBy: stage.name)
         }
 
         /// Waits until a product the stage awaits is made (or its stage failed).
@@ -101,11 +101,23 @@ struct ExportStage {
 }
 
 /// The products of an export's stages so far; a product asked for before it is made is waited for.
+/// A released product is let go once every stage that needs it has taken it: a stage running
+/// beside may take it after the stage that releases it is done.
 final class ExportProducts: @unchecked Sendable {
     private let condition = NSCondition()
     private var values: [ExportProduct: Any] = [:]
     private var made = Set<ExportProduct>()
     private var failures: [ExportProduct: any Error] = [:]
+    /// The stages that need each product and have not taken it yet.
+    private var takers: [ExportProduct: Set<String>] = [:]
+    private var released = Set<ExportProduct>()
+
+    /// The stages that will take the products: what they need is kept until they have.
+    func expect(_ stages: [ExportStage]) {
+        condition.lock()
+        for stage in stages { for product in stage.needs { takers[product, default: []].insert(stage.name) } }
+        condition.unlock()
+    }
 
     func put(_ product: ExportProduct, _ value: Any) {
         condition.lock()
@@ -129,11 +141,17 @@ final class ExportProducts: @unchecked Sendable {
         return made.contains(product)
     }
 
-    /// Lets a product go (its last user is done).
+    /// Lets products go, each once every stage that needs it has taken it.
     func release(_ products: [ExportProduct]) {
         condition.lock()
-        for product in products { values[product] = nil }
+        released.formUnion(products)
+        for product in products { dropIfDone(product) }
         condition.unlock()
+    }
+
+    /// Drops a released product that no stage is still to take (called with the lock held).
+    private func dropIfDone(_ product: ExportProduct) {
+        if released.contains(product) && takers[product, default: []].isEmpty { values[product] = nil }
     }
 
     /// Waits until the product is made or failed.
@@ -143,13 +161,18 @@ final class ExportProducts: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// The product, once made; rethrows the error of the stage that failed to make it.
-    func value<T>(_ product: ExportProduct) throws -> T {
+    /// The product, once made, taken by the stage `taker` (`nil`: only looked at); rethrows the
+    /// error of the stage that failed to make it.
+    func value<T>(_ product: ExportProduct, takenBy taker: String? = nil) throws -> T {
         condition.lock()
         defer { condition.unlock() }
         while !made.contains(product) && failures[product] == nil { condition.wait() }
         if let failure = failures[product] { throw failure }
         guard let value = values[product] else { preconditionFailure("\(product.rawValue) was released before it was needed") }
+        if let taker {
+            takers[product]?.remove(taker)
+            dropIfDone(product)
+        }
         return value as! T
     }
 }
