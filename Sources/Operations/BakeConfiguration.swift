@@ -11,14 +11,10 @@ public struct BakeConfiguration: Sendable {
     public var fetch = FetchOptions()
     /// How to thin and what to write.
     public var export = ExportOptions()
-    /// Where bundle versions go; `nil`: `<workspace>/bundles`.
-    public var out: URL?
-    /// More rejected events than this in one run ends it with exit status 65 (after exporting the good ones).
-    public var maxRejects = 100
+    /// The workspace, where bundle versions go (`export: out`) and how many rejects a run puts up with.
+    public var run = RunOptions()
     /// Where to publish the bundle after each export (`publish:`); `nil`: not published.
     public var publish: PublishOptions?
-    /// The workspace named by a configuration file, if any (the command line wins).
-    public var workspace: String?
 
     public init() {}
 }

@@ -16,7 +16,7 @@ public enum Baker {
     /// Runs one bake.
     public static func bake(_ configuration: BakeConfiguration, workspace: Workspace,
                             progress: any ProgressSink = Progress.silent, logger: Logger) async throws -> BakeReport {
-        try OutputDirectory.check(configuration.out ?? workspace.bundlesDirectory)  // before a fetch, not after
+        try OutputDirectory.check(configuration.run.bundles(in: workspace))  // before a fetch, not after
         let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake bake")
         defer { lock.release() }
         let history = try RunHistory(workspace: workspace)
@@ -38,18 +38,18 @@ public enum Baker {
                                              progress: progress, logger: Logger(label: "index"))
             try enter("export")
             if try storeHoldsEvents(workspace.storePath) {
-                report.export = try Exporter.export(store: workspace.storePath, out: configuration.out ?? workspace.bundlesDirectory,
+                report.export = try Exporter.export(store: workspace.storePath, out: configuration.run.bundles(in: workspace),
                                                     options: configuration.export, progress: progress, logger: Logger(label: "export"))
             } else {
                 logger.info("the store holds no events yet: nothing to export")
             }
             if let publish = configuration.publish {
                 try enter("publish")
-                report.publish = try await PublishRun.publish(out: configuration.out ?? workspace.bundlesDirectory, options: publish,
+                report.publish = try await PublishRun.publish(out: configuration.run.bundles(in: workspace), options: publish,
                                                               workspace: workspace, history: history, runID: runID, progress: progress)
             }
-            if report.rejected > configuration.maxRejects {
-                throw QuakeBakeError("\(Format.count(report.rejected, "event")) rejected, more than the limit of \(configuration.maxRejects) "
+            if report.rejected > configuration.run.maxRejects {
+                throw QuakeBakeError("\(Format.count(report.rejected, "event")) rejected, more than the limit of \(configuration.run.maxRejects) "
                                      + "(see the store's rejects table); the good ones were stored and exported", exitStatus: .dataError)
             }
             report.outcome = report.changed ? "ok" : "nothing changed"

@@ -51,11 +51,9 @@ public enum ConfigurationFile {
         // Relative paths are the configuration file's, as a person reading it takes them (cron
         // runs in the home directory, not beside the file); `~/` is the home directory.
         let directory = URL(fileURLWithPath: source).deletingLastPathComponent()
-        func path(_ text: String) -> String { Self.path(text, beside: directory) }
-        configuration.workspace = try top.string("workspace").map(path) ?? configuration.workspace
+        try read(&top, RunOption.topLevel, into: &configuration.run, beside: directory)
         // `service:` at the top, as a short file writes it; `fetch: service:` too.
         try read(&top, [FetchOption.service], into: &configuration.fetch, beside: directory)
-        configuration.maxRejects = try top.int("max_rejects") ?? configuration.maxRejects
         if var section = try top.section("selection") {
             try read(&section, SelectionOption.all, into: &configuration.selection, beside: directory)
             try section.check { try configuration.selection.validate() }
@@ -65,7 +63,7 @@ public enum ConfigurationFile {
             try section.finish()
         }
         if var section = try top.section("export") {
-            if let out = try section.string("out") { configuration.out = URL(fileURLWithPath: path(out)) }
+            try read(&section, RunOption.exportSection, into: &configuration.run, beside: directory)
             try read(&section, ExportOption.configurable.map(\.declaration), into: &configuration.export, beside: directory)
             try section.check { try configuration.export.validate() }
         }
@@ -81,14 +79,15 @@ public enum ConfigurationFile {
     }
 
     /// Reads a key for each of `declarations` that has one from `section` into `options`; a
-    /// relative path (a `.file` option's) is taken from `directory` (the configuration file's).
+    /// relative path (a `.file` or `.directory` option's) is taken from `directory` (the
+    /// configuration file's); an empty one is left for the declaration to refuse.
     /// A wrong value is said naming the key, with the declaration's words.
     private static func read<Options>(_ section: inout Section, _ declarations: [OptionDeclaration<Options>], into options: inout Options,
                                       beside directory: URL) throws {
         for option in declarations {
             guard let key = option.key, let text = try section.text(key, form: option.form) else { continue }
             do {
-                try option.set(option.form == .file ? path(text, beside: directory) : text, in: &options)
+                try option.set(option.form.isPath && !text.isEmpty ? path(text, beside: directory) : text, in: &options)
             } catch let problem as OptionProblem {
                 throw Section.error(section.path, "\(key): \(problem.reason)")
             }
@@ -153,12 +152,6 @@ struct Section {
         return "\(value)"
     }
 
-    mutating func int(_ key: String) throws -> Int? {
-        guard let text = try string(key) else { return nil }
-        guard let number = Int(text) else { throw Section.error(path, "\(key): \"\(text.prefix(80))\" is not a whole number") }
-        return number
-    }
-
     mutating func bool(_ key: String) throws -> Bool? {
         guard let value = take(key) else { return nil }
         guard let flag = value as? Bool else { throw Section.error(path, "\(key): \"\("\(value)".prefix(80))\" is not true or false") }
@@ -171,7 +164,7 @@ struct Section {
         switch form {
         case .onOff: try bool(key).map { String($0) }
         case .list: try strings(key).flatMap { $0.isEmpty ? nil : $0.joined(separator: ",") }
-        case .value, .file: try string(key)
+        case .value, .file, .directory: try string(key)
         }
     }
 

@@ -26,11 +26,8 @@ struct BakeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A YAML configuration file: service, selection, fetch, export (see docs/guide/bake.md).", valueName: "file"))
     var config: String?
 
-    @Option(help: ArgumentHelp("Output directory for bundle versions (default: <workspace>/bundles).", valueName: "dir"))
-    var out: String?
-
-    @Option(help: ArgumentHelp("End with status 65 when a run rejects more events than this (default 100).", valueName: "n"))
-    var maxRejects: Int?
+    @OptionGroup var out: OutFlag
+    @OptionGroup var maxRejects: MaxRejectsFlag
 
     @OptionGroup var selection: SelectionFlags
     @OptionGroup var service: FetchFlags
@@ -46,10 +43,13 @@ struct BakeCommand: AsyncParsableCommand {
             try service.apply(to: &configuration.fetch)
             try bundle.apply(to: &configuration.export)
             try configuration.export.validate()
-            if let out { configuration.out = URL(fileURLWithPath: out) }
-            if let maxRejects { configuration.maxRejects = maxRejects }
-            let workspace = Workspace.resolve(common.workspace ?? configuration.workspace)
-            _ = try await Baker.bake(configuration, workspace: workspace, progress: common.progress, logger: logger)
+            configuration.run = try runOptions(over: configuration.run)
+            _ = try await Baker.bake(configuration, workspace: configuration.run.resolvedWorkspace, progress: common.progress, logger: logger)
         }
+    }
+
+    /// `base` (the configuration's) with the workspace, `--out` and `--max-rejects` given over it.
+    func runOptions(over base: RunOptions = RunOptions()) throws -> RunOptions {
+        try RunOptions(common, out, maxRejects, over: base)
     }
 }

@@ -1,19 +1,18 @@
 import ArgumentParser
 import Logging
 import QuakeCommon
+import QuakeOperations
 
-/// Options every stage understands: the workspace, and how to report.
-struct CommonOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
-        "Workspace directory: raw pages, the store and bundles live here.",
-        discussion: "Defaults to $QUAKE_BAKE_WORKSPACE, else $XDG_DATA_HOME/quake-bake, else ~/.local/share/quake-bake.",
-        valueName: "dir"))
-    var workspace: String?
+/// Options every stage understands: the workspace (`RunOption.workspace`), and how to report.
+struct CommonOptions: DeclaredFlags {
+    @Option(RunOption.workspace) var workspace: String?
 
     @OptionGroup var output: OutputOptions
 
-    /// The resolved workspace.
-    var resolvedWorkspace: Workspace { Workspace.resolve(workspace) }
+    func apply(to run: inout RunOptions) throws { try RunOption.apply([(.workspace, workspace)], to: &run) }
+
+    /// The workspace: `--workspace`, else the environment's.
+    func resolvedWorkspace() throws -> Workspace { try RunOptions(self).resolvedWorkspace }
 
     /// Progress display: a bar on a terminal, nothing under cron or --quiet.
     var progress: any ProgressSink { output.progress }

@@ -24,8 +24,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(help: ArgumentHelp("Output directory for bundle versions (default: <workspace>/bundles).", valueName: "dir"))
-    var out: String?
+    @OptionGroup var out: OutFlag
 
     @OptionGroup var selection: ExportSelectionFlags
     @OptionGroup var bundle: BundleFlags
@@ -44,8 +43,9 @@ struct ExportCommand: AsyncParsableCommand {
         let logger = common.logger(for: "export")
         try await Reporting.run(logger, command: "export") {
             let options = try exportOptions()
-            let workspace = common.resolvedWorkspace
-            let outDirectory = out.map { URL(fileURLWithPath: $0) } ?? workspace.bundlesDirectory
+            let run = try RunOptions(common, out)
+            let workspace = run.resolvedWorkspace
+            let outDirectory = run.bundles(in: workspace)
             // A mistake of the command line first, then nothing to export from: said before
             // anything is created (a lock, a directory).
             try OutputDirectory.check(outDirectory)

@@ -32,7 +32,7 @@ struct FetchCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = common.logger(for: "fetch")
         try await Reporting.run(logger, command: "fetch") {
-            let workspace = common.resolvedWorkspace
+            let workspace = try common.resolvedWorkspace()
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake fetch")
             defer { lock.release() }
             var options = FetchOptions()

@@ -37,13 +37,9 @@ struct IndexCommand: AsyncParsableCommand {
         valueName: "MB"))
     var maxFileSize = InputFile.defaultMaxBytes >> 20
 
-    @Option(name: .customLong("max-rejects"), help: ArgumentHelp(
-        "More items refused than this in one run (or every item of a file refused): exit 65; the good ones are indexed all the same (default 100, as bake's max_rejects).",
-        valueName: "n"))
-    var maxRejects = 100
+    @OptionGroup var maxRejects: MaxRejectsFlag
 
     func validate() throws {
-        if maxRejects < 0 { throw ValidationError("--max-rejects must be 0 or more.") }
         if maxFileSize < 1 || maxFileSize > 1 << 20 { throw ValidationError("--max-file-size must be from 1 to 1048576 (MB).") }
     }
 
@@ -53,7 +49,8 @@ struct IndexCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = common.logger(for: "index")
         try await Reporting.run(logger, command: "index") {
-            let workspace = common.resolvedWorkspace
+            let run = try RunOptions(common, maxRejects)
+            let workspace = run.resolvedWorkspace
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake index")
             defer { lock.release() }
             let pages = try ArchiveSources.all(in: workspace)
@@ -87,8 +84,8 @@ struct IndexCommand: AsyncParsableCommand {
                                          exitStatus: .dataError)
                 }
                 let rejected = summary.counts.rejected - summary.damaged.count
-                if rejected > maxRejects {
-                    throw QuakeBakeError("\(Format.count(rejected, "item")) refused, more than --max-rejects \(maxRejects); the good ones are indexed (see the rejects table)",
+                if rejected > run.maxRejects {
+                    throw QuakeBakeError("\(Format.count(rejected, "item")) refused, more than --max-rejects \(run.maxRejects); the good ones are indexed (see the rejects table)",
                                          exitStatus: .dataError)
                 }
                 return summary

@@ -4,7 +4,7 @@ import QuakeCommon
 
 /// Flags that set declared options (`OptionDeclaration`), each named and explained by its
 /// declaration. Only the flags given change anything, so `bake --config` can supply the rest.
-protocol DeclaredFlags: ParsableArguments {
+protocol DeclaredFlags<Options>: ParsableArguments {
     associatedtype Options: DeclaredOptions
     /// Sets the options these flags give; throws a usage error naming the flag that is wrong.
     func apply(to options: inout Options) throws
@@ -20,9 +20,11 @@ extension DeclaredFlags {
 
 extension Option where Value == String? {
     /// The option `declaration` declares: its flag, its help, how a shell completes it; the
-    /// value is taken whatever it looks like (`--min-depth -5`, `--bbox -170,…`).
+    /// value is taken whatever it looks like (`--min-depth -5`, `--bbox -170,…`), but for a path,
+    /// which is not a word that looks like a flag (`--out --quiet` is a missing value).
     init<Options>(_ declaration: OptionDeclaration<Options>) {
-        self.init(name: .customLong(declaration.flag), parsing: .unconditional, help: .option(declaration), completion: .option(declaration))
+        self.init(name: .customLong(declaration.flag), parsing: declaration.form.isPath ? .next : .unconditional,
+                  help: .option(declaration), completion: .option(declaration))
     }
 
     /// The option `option` declares.
@@ -56,8 +58,13 @@ extension ArgumentHelp {
 }
 
 extension CompletionKind {
-    /// How a shell completes `declaration`'s value: its choices, a file, or as any other word.
+    /// How a shell completes `declaration`'s value: its choices, a file, a directory, or as any other word.
     static func option<Options>(_ declaration: OptionDeclaration<Options>) -> CompletionKind {
-        declaration.choices.isEmpty ? (declaration.form == .file ? .file() : .default) : .list(declaration.choices)
+        if !declaration.choices.isEmpty { return .list(declaration.choices) }
+        switch declaration.form {
+        case .file: return .file()
+        case .directory: return .directory
+        case .value, .list, .onOff: return .default
+        }
     }
 }

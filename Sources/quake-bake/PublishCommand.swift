@@ -31,8 +31,7 @@ struct PublishCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The bundle version directory to publish (default: the current bundle under --out).", valueName: "dir"))
     var bundle: String?
 
-    @Option(help: ArgumentHelp("Output directory of the bundle versions (default: <workspace>/bundles).", valueName: "dir"))
-    var out: String?
+    @OptionGroup var out: ReadOutFlag
 
     @OptionGroup var publish: PublishFlags
     @OptionGroup var common: CommonOptions
@@ -42,11 +41,11 @@ struct PublishCommand: AsyncParsableCommand {
         try await Reporting.run(logger, command: "publish") {
             let configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) }
             let options = try publish.options(over: configuration?.publish)
-            let workspace = Workspace.resolve(common.workspace ?? configuration?.workspace)
+            let run = try RunOptions(common, out, over: configuration?.run ?? RunOptions())
+            let workspace = run.resolvedWorkspace
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake publish")
             defer { lock.release() }
-            let outDirectory = out.map { URL(fileURLWithPath: $0) } ?? configuration?.out ?? workspace.bundlesDirectory
-            _ = try await PublishRun.run(bundle: bundle.map { URL(fileURLWithPath: $0) }, out: outDirectory, options: options,
+            _ = try await PublishRun.run(bundle: bundle.map { URL(fileURLWithPath: $0) }, out: run.bundles(in: workspace), options: options,
                                          workspace: workspace, progress: common.progress, logger: logger)
         }
     }

@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = common.logger(for: "serve")
         try await Reporting.run(logger, command: "serve") {
-            let directory = bundle.map { URL(fileURLWithPath: $0) } ?? common.resolvedWorkspace.bundlesDirectory.appendingPathComponent("current")
+            let directory = try bundle.map { URL(fileURLWithPath: $0) } ?? common.resolvedWorkspace().bundlesDirectory.appendingPathComponent("current")
             let locate: @Sendable () throws -> URL = {
                 let resolved = directory.resolvingSymlinksInPath()
                 guard FileManager.default.fileExists(atPath: resolved.appendingPathComponent(BundleFileName.style).path),

@@ -19,15 +19,15 @@ struct StatusCommand: AsyncParsableCommand {
 
     @Flag(help: "Print JSON instead of text.") var json = false
 
-    @Option(help: ArgumentHelp("Where bundles are published, if not <workspace>/bundles.", valueName: "dir"))
-    var out: String?
+    @OptionGroup var out: ReadOutFlag
 
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
         let logger = common.logger(for: "status")
         try await Reporting.run(logger, command: "status") {
-            let status = WorkspaceStatus.read(common.resolvedWorkspace, out: out.map { URL(fileURLWithPath: $0) })
+            let run = try RunOptions(common, out)
+            let status = WorkspaceStatus.read(run.resolvedWorkspace, out: run.out)
             print(json ? status.json : status.text)
             // Shown all the same, but a script watching the exit code learns of it.
             if status.problems.count > 0 {

@@ -44,9 +44,9 @@ import TestSupport
 
     @Test func everyKeyLandsInItsOption() throws {
         let c = try ConfigurationFile.parse(Self.sample, source: "bake.yaml")
-        #expect(c.workspace == "/var/lib/quake-bake")
+        #expect(c.run.workspace == "/var/lib/quake-bake")
         #expect(c.fetch.service.absoluteString == "http://127.0.0.1:8080/fdsnws/event/1/")
-        #expect(c.maxRejects == 20)
+        #expect(c.run.maxRejects == 20)
         #expect(c.fetch.details == .all && c.fetch.detailsPerRun == 50 && c.fetch.maxContentBytes == 2 << 20)
         #expect(BakeConfiguration().fetch.details == .significant && BakeConfiguration().fetch.detailsPerRun == 200, "the defaults")
         #expect(c.selection.start == ISOTime.parse("2024-01-01"))
@@ -57,7 +57,7 @@ import TestSupport
         #expect(c.selection.catalog == "us")
         #expect(c.fetch.overlap == 25 * 3_600_000)
         #expect(c.fetch.concurrency == 1 && c.fetch.requestBudget == 100 && c.fetch.readTimeout == 120 && c.fetch.maxAttempts == 3)
-        #expect(c.out?.path == "/srv/quakes")
+        #expect(c.run.out?.path == "/srv/quakes")
         #expect(c.export.thinning.maxZoom == 6 && c.export.thinning.cellSize == 32 && c.export.thinning.perCell == 2)
         #expect(c.export.thinning.method == .grid)
         #expect(c.export.thinning.magnitudeFloors.description == "0:6,3:5")
@@ -97,6 +97,9 @@ import TestSupport
         ("max_rejects: !custom 5x\n", "max_rejects: \"5x\" is not a whole number"),
         ("max_rejects: !!set {a, b}\n", "max_rejects: should be a single value, not a mapping"),
         ("workspace: [a, b]\n", "workspace: should be a single value, not a list"),
+        ("max_rejects: -1\n", "bake.yaml max_rejects: must be at least 0, not -1"),
+        ("workspace: \"\"\n", "bake.yaml workspace: must not be empty"),
+        ("export:\n  out: \"\"\n", "export out: must not be empty"),
         ("selection:\n  start: {year: 2024}\n", "start: should be a single value, not a mapping"),
         ("selection:\n  event_types: [[earthquake]]\n", "event_types: should list single values"),
         ("max_rejects: 1\nmax_rejects: 2\n", "duplicated key(s): 'max_rejects'"),
@@ -171,25 +174,25 @@ import TestSupport
         let block = try #require(page.components(separatedBy: "```yaml\n").dropFirst().first?.components(separatedBy: "```").first)
         let c = try ConfigurationFile.parse(block, source: "docs/guide/bake.md")
         #expect(c.selection.start == ISOTime.parse("2020-01-01") && c.selection.minMagnitude == 2.5)
-        #expect(c.out?.path == "/srv/quakes" && c.export.thinning.magnitudeFloors.description == "0:6,3:5,5:4")
+        #expect(c.run.out?.path == "/srv/quakes" && c.export.thinning.magnitudeFloors.description == "0:6,3:5,5:4")
         #expect(c.export.recentDays == .days(30))
-        #expect(c.maxRejects == 100)
+        #expect(c.run.maxRejects == 100)
     }
 
     /// Relative paths are the configuration file's, as `style` always was (cron does not run beside it); `~/` is home.
     @Test func relativePathsAreTakenFromTheFilesDirectory() throws {
         let c = try ConfigurationFile.parse("workspace: data\nexport:\n  out: ../srv/quakes", source: "/etc/quake-bake/bake.yaml")
-        #expect(c.workspace == "/etc/quake-bake/data")
-        #expect(c.out?.path == "/etc/srv/quakes")
-        #expect(try ConfigurationFile.parse("workspace: /var/lib/q", source: "/etc/quake-bake/bake.yaml").workspace == "/var/lib/q")
+        #expect(c.run.workspace == "/etc/quake-bake/data")
+        #expect(c.run.out?.path == "/etc/srv/quakes")
+        #expect(try ConfigurationFile.parse("workspace: /var/lib/q", source: "/etc/quake-bake/bake.yaml").run.workspace == "/var/lib/q")
         let home = FileManager.default.homeDirectoryForCurrentUser.path
-        #expect(try ConfigurationFile.parse("workspace: ~/quakes", source: "/etc/quake-bake/bake.yaml").workspace == home + "/quakes")
+        #expect(try ConfigurationFile.parse("workspace: ~/quakes", source: "/etc/quake-bake/bake.yaml").run.workspace == home + "/quakes")
     }
 
     @Test func emptyFileKeepsTheDefaults() throws {
         let c = try ConfigurationFile.parse("", source: "empty.yaml")
         #expect(c.fetch.service.host == "earthquake.usgs.gov")
-        #expect(c.maxRejects == 100)
+        #expect(c.run.maxRejects == 100)
         #expect(c.export.recentDays == .auto)
     }
 

@@ -7,10 +7,12 @@ import Testing
 import TestSupport
 @testable import quake_bake
 
-/// Issue 49.3: each option of the fetch (`FetchOption`), of the selection (`SelectionOption`)
-/// and of publishing (`PublishOption`) is declared once, and the flags of `fetch`, `bake` and
-/// `publish`, their `--help`, the configuration's `selection:`, `fetch:` and `publish:` sections,
-/// the defaults and the checks are all made from the declarations (as `ExportOptionTests` for export's).
+/// Issue 49.3: each option of the fetch (`FetchOption`), of the selection (`SelectionOption`),
+/// of publishing (`PublishOption`) and of a run (`RunOption`: `--workspace`, `--out`,
+/// `--max-rejects`) is declared once, and the commands' flags, their `--help`, the
+/// configuration's keys (`selection:`, `fetch:`, `publish:`, `workspace`, `max_rejects`,
+/// `export: out`), the defaults and the checks are all made from the declarations (as
+/// `ExportOptionTests` for export's).
 @Suite struct DeclaredOptionTests {
     /// A value other than the default for every option, as the command line writes it.
     static let samples: [String: String] = [
@@ -24,6 +26,8 @@ import TestSupport
         // publish: (`give-up-after` and `max-attempts` are taken above)
         "to": "s3://quakes/maps", "endpoint": "http://127.0.0.1:8333", "region": "eu-west-1", "keep": "5",
         "public-url": "https://cdn.example.com/quakes/", "credentials-file": "credentials", "profile": "ci",
+        // a run's:
+        "workspace": "ws", "out": "public", "max-rejects": "5",
     ]
 
     /// A wrong value for every option that has one, as the command line writes it.
@@ -34,66 +38,51 @@ import TestSupport
         "request-deadline": "nan", "max-body": "5000", "max-retry-after": "-1", "give-up-after": "0", "max-attempts": "0", "retry-delay": "2h",
         "details": "some", "details-per-run": "-1", "max-content": "0",
         "keep": "0", "public-url": "ftp://example.org/quakes",
+        "workspace": "", "out": "", "max-rejects": "-1",
     ]
-
-    /// One family of declarations, with what the tests need of it whatever its options' type.
-    struct Family: Sendable, CustomTestStringConvertible {
-        /// The configuration's section (`fetch`).
-        let section: String
-        /// The commands whose flags they are (`fetch`, `bake`).
-        let commands: [String]
-        let options: [Option]
-        /// The options at their defaults, as text (`String(describing:)`).
-        let defaults: String
-        /// The options a configuration gives, as text (`nil`: the section was not there).
-        let configured: @Sendable (BakeConfiguration) -> String?
-        /// The options the flags `arguments` give over the defaults, as text.
-        let flagged: @Sendable ([String]) throws -> String
-        /// The options with `given` set through the declarations (`flag: text`), as text.
-        let declared: @Sendable ([String: String]) throws -> String
-
-        var testDescription: String { section }
-
-        /// One declaration, erased.
-        struct Option: Sendable {
-            let flag: String, key: String?, form: OptionForm, valueName: String, help: String, defaultText: String?, choices: [String]
-            var longFlag: String { "--" + flag }
-        }
-
-        init<Options, Flags: DeclaredFlags>(_ section: String, commands: [String], _ declarations: [OptionDeclaration<Options>], flags: Flags.Type,
-                                            configured: @escaping @Sendable (BakeConfiguration) -> Options?) where Flags.Options == Options {
-            self.section = section
-            self.commands = commands
-            options = declarations.map {
-                Option(flag: $0.flag, key: $0.key, form: $0.form, valueName: $0.valueName, help: $0.help, defaultText: $0.defaultText, choices: $0.choices)
-            }
-            defaults = "\(Options())"
-            self.configured = { configured($0).map { "\($0)" } }
-            flagged = { arguments in
-                var options = Options()
-                try Flags.parse(arguments).apply(to: &options)
-                return "\(options)"
-            }
-            declared = { given in
-                var options = Options()
-                for declaration in declarations {
-                    if let text = given[declaration.flag] { try declaration.set(text, in: &options) }
-                }
-                return "\(options)"
-            }
-        }
-    }
 
     static let families: [Family] = [
         Family("selection", commands: ["fetch", "bake"], SelectionOption.all, flags: SelectionFlags.self, configured: { $0.selection }),
         Family("fetch", commands: ["fetch", "bake"], FetchOption.all, flags: FetchFlags.self, configured: { $0.fetch }),
         Family("publish", commands: ["publish"], PublishOption.all, flags: PublishFlags.self, configured: { $0.publish }),
+        Family("run", [
+            (.workspace, section: nil, commands: ["bake", "fetch", "index", "export", "publish", "status", "serve"].map { ($0, .workspace) }),
+            (.out, section: "export", commands: [("bake", .out), ("export", .out), ("publish", .outRead), ("status", .outRead)]),
+            (.maxRejects, section: nil, commands: [("bake", .maxRejects), ("index", .maxRejects)]),
+        ], configured: { $0.run }, flagged: { try BakeCommand.parse($0).runOptions() }),
     ]
 
-    /// The sample of `option`, a file's path made absolute in `directory`.
+    /// The commands, each with the flags it takes besides the declared ones: its own (`pull`'s
+    /// `--from` and `--to` are not `index`'s and `publish`'s), and those of every command.
+    static let ownFlags: [String: Set<String>] = ([
+        "fetch": ["incremental", "full"], "index": ["from", "max-file-size", "rebuild"], "export": ["full"],
+        "publish": ["config", "bundle"], "bake": ["incremental", "full", "config"], "status": ["json"],
+        "serve": ["bundle", "port", "host", "timeout", "max-connections"], "pull": ["from", "to", "all-files"],
+    ] as [String: Set<String>]).mapValues { $0.union(["quiet", "verbose", "log-format", "help", "version"]) }
+
+    /// The sample of `option`, a path made absolute in `directory`.
     static func sample(_ option: Family.Option, in directory: URL) -> String {
         let text = samples[option.flag] ?? ""
-        return option.form == .file ? directory.appendingPathComponent(text).path : text
+        return option.form.isPath ? directory.appendingPathComponent(text).path : text
+    }
+
+    /// A configuration giving each of `entries` (an option and its value as YAML writes it) in
+    /// its section, a `publish:` section with the `to:` it needs.
+    static func configuration(_ entries: [(option: Family.Option, value: String)]) -> String {
+        var lines = entries.filter { $0.option.section == nil }.map { "\($0.option.key ?? ""): \($0.value)" }
+        let sections = entries.compactMap(\.option.section).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        for section in sections {
+            let inside = entries.filter { $0.option.section == section }
+            lines.append("\(section):")
+            if section == "publish" && !inside.contains(where: { $0.option.flag == "to" }) { lines.append("  to: s3://quakes/maps") }
+            lines += inside.map { "  \($0.option.key ?? ""): \($0.value)" }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `text` as YAML writes `option`'s value: a list as a list.
+    static func yaml(_ option: Family.Option, _ text: String) -> String {
+        option.form == .list ? "[" + text.split(separator: ",").joined(separator: ", ") + "]" : text
     }
 
     /// `option` set to `text` on the command line: the flag and its value, or `--x` / `--no-x`.
@@ -120,15 +109,13 @@ import TestSupport
     @Test(arguments: families)
     func aKeyGivesWhatItsFlagGives(family: Family) throws {
         let directory = TemporaryDirectory("declared")
-        var lines = ["\(family.section):"], arguments: [String] = [], given: [String: String] = [:]
+        var arguments: [String] = [], given: [String: String] = [:]
         for option in family.options {
-            let text = Self.samples[option.flag] ?? ""
-            let value = option.form == .list ? "[" + text.split(separator: ",").joined(separator: ", ") + "]" : text
-            lines.append("  \(option.key ?? ""): \(value)")
             arguments += Self.arguments(option, Self.sample(option, in: directory.url))
             given[option.flag] = Self.sample(option, in: directory.url)
         }
-        let configuration = try ConfigurationFile.parse(lines.joined(separator: "\n"), source: directory.path("bake.yaml").path)
+        let text = Self.configuration(family.options.map { ($0, Self.yaml($0, Self.samples[$0.flag] ?? "")) })
+        let configuration = try ConfigurationFile.parse(text, source: directory.path("bake.yaml").path)
         let configured = try #require(family.configured(configuration))
         #expect(configured == (try family.flagged(arguments)))
         #expect(configured == (try family.declared(given)))
@@ -140,12 +127,10 @@ import TestSupport
     func eachKeyAloneGivesWhatItsFlagGives(family: Family) throws {
         let directory = TemporaryDirectory("declared")
         for option in family.options where option.flag != "to" {
-            let text = Self.samples[option.flag] ?? ""
-            let value = option.form == .list ? "[" + text.split(separator: ",").joined(separator: ", ") + "]" : text
-            let to = family.section == "publish" ? "  to: s3://quakes/maps\n" : ""
-            let configuration = try ConfigurationFile.parse("\(family.section):\n\(to)  \(option.key ?? ""): \(value)\n",
+            let configuration = try ConfigurationFile.parse(Self.configuration([(option, Self.yaml(option, Self.samples[option.flag] ?? ""))]),
                                                             source: directory.path("bake.yaml").path)
-            let flags = Self.arguments(option, Self.sample(option, in: directory.url)) + (to.isEmpty ? [] : ["--to", "s3://quakes/maps"])
+            let to = option.section == "publish" ? ["--to", "s3://quakes/maps"] : []
+            let flags = Self.arguments(option, Self.sample(option, in: directory.url)) + to
             #expect(family.configured(configuration) == (try family.flagged(flags)), "\(option.flag)")
         }
     }
@@ -157,11 +142,11 @@ import TestSupport
         for option in family.options {
             guard let text = option.defaultText else { continue }
             #expect(try family.declared([option.flag: text]) == family.defaults, "\(option.flag) \(text)")
-            #expect(option.help.contains(text), "\(option.flag)'s help says its default \(text)")
+            for (command, help) in option.helps { #expect(help.contains(text), "\(option.flag)'s help in \(command) says its default \(text)") }
         }
-        #expect(family.options.contains { $0.defaultText != nil } == (family.section != "selection"))
+        #expect(family.options.contains { $0.defaultText != nil } == (family.name != "selection"))
         let empty = try ConfigurationFile.parse("max_rejects: 100", source: "bake.yaml")
-        #expect(family.configured(empty) == (family.section == "publish" ? nil : family.defaults))
+        #expect(family.configured(empty) == (family.name == "publish" ? nil : family.defaults))
     }
 
     /// A wrong value is refused by the declared check, in the same words by its flag (exit 64)
@@ -170,7 +155,7 @@ import TestSupport
     func aWrongValueIsSaidByItsFlagAndByItsKey(family: Family) async throws {
         let directory = TemporaryDirectory("declared")
         let checked = family.options.filter { Self.mistakes[$0.flag] != nil }
-        #expect(checked.count >= (family.section == "publish" ? 4 : family.options.count), "a mistake for each checked option")
+        #expect(checked.count >= (family.name == "publish" ? 4 : family.options.count), "a mistake for each checked option")
         for option in checked {
             let text = try #require(Self.mistakes[option.flag])
             var reason = ""
@@ -183,45 +168,59 @@ import TestSupport
             #expect(!reason.isEmpty && !reason.contains(option.longFlag), "\(option.flag): \(reason)")
 
             let file = directory.path("bake.yaml").path
-            let to = family.section == "publish" ? "  to: s3://quakes/maps\n" : ""
             let value = option.form == .list
                 ? "[" + text.split(separator: ",", omittingEmptySubsequences: false).map { "\"\($0)\"" }.joined(separator: ", ") + "]" : "\"\(text)\""
             do {
-                _ = try ConfigurationFile.parse("\(family.section):\n\(to)  \(option.key ?? ""): \(value)\n", source: file)
+                _ = try ConfigurationFile.parse(Self.configuration([(option, value)]), source: file)
                 Issue.record("\(option.key ?? "") \(text) was accepted")
             } catch let error as QuakeBakeError {
-                #expect(error.kind == .usage && error.description == "configuration \(file): \(family.section) \(option.key ?? ""): \(reason)",
+                let section = option.section.map { ": \($0)" } ?? ""
+                #expect(error.kind == .usage && error.description == "configuration \(file)\(section) \(option.key ?? ""): \(reason)",
                         "\(error.description)")
             }
 
-            let command = family.commands[0]
-            let extra = command == "publish" ? ["--to", "s3://quakes/maps"] : []
-            let run = try await QuakeBakeCLI.run([command, "--workspace", directory.path("ws").path] + extra + Self.arguments(option, text))
-            #expect(run.status == 64 && run.standardError.contains("Error: \(option.longFlag) \(reason)\n"), "\(run.standardError)")
+            for command in option.commands {
+                let extra = command == "publish" ? ["--to", "s3://quakes/maps"] : []
+                let run = try await QuakeBakeCLI.run([command, "--workspace", directory.path("ws").path] + extra + Self.arguments(option, text))
+                #expect(run.status == 64 && run.standardError.contains("Error: \(option.longFlag) \(reason)\n"), "\(command): \(run.standardError)")
+            }
         }
     }
 
-    /// `--help` of each command shows each declared option with its value's name and the declared
-    /// help, and has no option the declarations lack but its own and every command's.
-    @Test(arguments: ["fetch", "bake", "publish"])
+    /// `--help` of each command shows each declared option it takes with its value's name and
+    /// the declared help (in that command's words), and has no option the declarations lack but
+    /// its own and every command's (so `pull`, which works in no workspace, has no `--workspace`).
+    @Test(arguments: ["fetch", "index", "export", "publish", "bake", "status", "serve", "pull"])
     func theHelpIsTheDeclarations(command: String) async throws {
         let help = try await QuakeBakeCLI.run([command, "--help"]).checked().standardOutput
         let words = help.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        let families = Self.families.filter { $0.commands.contains(command) }
-        for option in families.flatMap(\.options) {
-            #expect(words.contains("\(option.longFlag) <\(option.valueName)>"), "\(command) --help shows \(option.longFlag) <\(option.valueName)>")
-            #expect(words.contains(option.help.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(command) --help says \(option.help)")
-        }
         let listed = Set(help.split(separator: "\n").compactMap { $0.firstMatch(of: /^\s+(?:-[a-zA-Z], )?--([a-z][a-z0-9-]*)/).map { String($0.1) } })
-        let own: [String: Set<String>] = ["fetch": ["incremental", "full"], "bake": ["incremental", "full", "config", "out", "max-rejects"],
-                                          "publish": ["config", "bundle", "out"]]
-        let declared = Set(families.flatMap(\.options).map(\.flag)).union(own[command] ?? []).union(["workspace", "quiet", "verbose", "log-format", "help", "version"])
-        let exported = command == "bake" ? Set(ExportOptionTests.samples.keys) : []
+        let taken = Self.families.flatMap(\.options).compactMap { option in option.helps.first { $0.command == command }.map { (option, $0.help) } }
+        for (option, text) in taken {
+            #expect(words.contains("\(option.longFlag) <\(option.valueName)>"), "\(command) --help shows \(option.longFlag) <\(option.valueName)>")
+            #expect(words.contains(text.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(command) --help says \(text)")
+        }
+        let own = try #require(Self.ownFlags[command])
+        let declared = Set(taken.map(\.0.flag)).union(own)
+        let exported = ["bake", "export"].contains(command) ? Set(ExportOptionTests.samples.keys) : []
         #expect(listed.subtracting(declared).subtracting(exported).isEmpty, "undeclared: \(listed.subtracting(declared).subtracting(exported))")
     }
 
+    /// `--out` is one option in two commands' words: the same flag, key, default and check, where
+    /// `export` and `bake` write the versions and where `publish` and `status` find them.
+    @Test func theOutOfEveryCommandIsOneOption() throws {
+        let written = RunOption.out, read = RunOption.outRead
+        #expect(written.flag == read.flag && written.key == read.key && written.form == read.form && written.valueName == read.valueName)
+        #expect(written.help != read.help && written.help.contains("<workspace>/bundles") && read.help.contains("<workspace>/bundles"))
+        var one = RunOptions(), other = RunOptions()
+        try written.set("/srv/quakes", in: &one)
+        try read.set("/srv/quakes", in: &other)
+        #expect(one == other && one.out?.path == "/srv/quakes")
+        #expect(throws: OptionProblem.self) { try read.set("", in: &other) }
+    }
+
     /// A shell completes an option of a few names with them (`--details significant|all|none`),
-    /// and a file option with files.
+    /// a file option with files, a directory option with directories.
     @Test func theShellCompletesTheChoices() async throws {
         let script = try await QuakeBakeCLI.run(["--generate-completion-script", "bash"]).checked().standardOutput
         let options = Self.families.flatMap(\.options)
@@ -230,14 +229,36 @@ import TestSupport
         }
         #expect(options.filter { !$0.choices.isEmpty }.map(\.flag) == ["details"])
         #expect(options.filter { $0.form == .file }.map(\.flag) == ["credentials-file"])
+        #expect(options.filter { $0.form == .directory }.map(\.flag) == ["workspace", "out"])
+        for option in options where option.form == .directory {
+            #expect(script.contains("'\(option.longFlag)')\n        __quake-bake_add_completions -d\n"), "\(option.flag) completes directories")
+        }
     }
 
-    /// docs/guide/bake.md lists each section's keys: every declared one, no other.
+    /// docs/guide/bake.md lists each section's keys: every declared one, no other; the top
+    /// level's each with its flag.
     @Test(arguments: families)
     func theGuideListsEveryKey(family: Family) throws {
         let guide = try String(contentsOf: TestData.projectRoot.appendingPathComponent("docs/guide/bake.md"), encoding: .utf8)
-        let row = try #require(guide.split(separator: "\n").first { $0.hasPrefix("| `\(family.section):` |") })
-        let listed = row.matches(of: /`([a-z_]+)`/).map { String($0.1) }.filter { $0 != family.section }
-        #expect(Set(listed) == Set(family.options.compactMap(\.key)), "\(row)")
+        for section in Set(family.options.map(\.section)) {
+            let name = section.map { "`\($0):`" } ?? "(top)"
+            let row = try #require(guide.split(separator: "\n").first { $0.hasPrefix("| \(name) |") })
+            let listed = Set(row.matches(of: /`([a-z_]+)`/).map { String($0.1) }.filter { $0 != section })
+            let keys = Set(family.options.filter { $0.section == section }.compactMap(\.key))
+            if family.name == "run" {
+                // Other families' keys share the top (`service`) and `export:`: theirs are checked there.
+                #expect(listed.isSuperset(of: keys), "\(row)")
+            } else {
+                #expect(listed == keys, "\(row)")
+            }
+            for option in family.options where section == nil && option.section == nil {
+                #expect(row.contains("`\(option.key ?? "")` (`\(option.longFlag)`)"), "\(row)")
+            }
+        }
+        if family.name == "run" {
+            let top = try #require(guide.split(separator: "\n").first { $0.hasPrefix("| (top) |") })
+            let keys = RunOption.topLevel.compactMap(\.key) + [FetchOption.service.key].compactMap { $0 }
+            #expect(Set(top.matches(of: /`([a-z_]+)`/).map { String($0.1) }) == Set(keys), "the top level: the run's keys and `service`")
+        }
     }
 }

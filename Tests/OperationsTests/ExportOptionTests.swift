@@ -98,7 +98,7 @@ import TestSupport
             let value = switch option.form {
             case .onOff: text
             case .list: "[" + text.split(separator: ",").joined(separator: ", ") + "]"
-            case .value, .file: "\"\(text)\""
+            case .value, .file, .directory: "\"\(text)\""
             }
             lines.append("  \(option.key ?? ""): \(value)")
         }
@@ -160,7 +160,7 @@ import TestSupport
         }
         guard command == "export" else { return }
         let listed = Set(help.split(separator: "\n").compactMap { $0.firstMatch(of: /^\s+(?:-[a-zA-Z], )?--([a-z][a-z0-9-]*)/).map { String($0.1) } })
-        let declared = Set(ExportOption.all.map(\.flag)).union(["out", "full", "workspace", "quiet", "verbose", "log-format", "help", "version"])
+        let declared = Set(ExportOption.all.map(\.flag)).union([RunOption.out.flag, RunOption.workspace.flag]).union(["full", "quiet", "verbose", "log-format", "help", "version"])
         #expect(listed.subtracting(declared).isEmpty, "undeclared: \(listed.subtracting(declared))")
         #expect(listed.count > 20)
     }
@@ -175,11 +175,11 @@ import TestSupport
         #expect(ExportOption.all.filter { !$0.choices.isEmpty }.map(\.flag) == ["thinning", "basemap"])
     }
 
-    /// docs/guide/bake.md lists the `export:` section's keys: `out` and every configurable option's.
+    /// docs/guide/bake.md lists the `export:` section's keys: `out` (a run's, `RunOption.exportSection`) and every configurable option's.
     @Test func theGuideListsEveryKey() throws {
         let guide = try String(contentsOf: TestData.projectRoot.appendingPathComponent("docs/guide/bake.md"), encoding: .utf8)
         let row = try #require(guide.split(separator: "\n").first { $0.hasPrefix("| `export:` |") })
         let listed = row.matches(of: /`([a-z_]+)`/).map { String($0.1) }.filter { $0 != "export" }
-        #expect(Set(listed) == Set(ExportOption.configurable.compactMap(\.key) + ["out"]), "\(row)")
+        #expect(Set(listed) == Set(ExportOption.configurable.compactMap(\.key) + RunOption.exportSection.compactMap(\.key)), "\(row)")
     }
 }

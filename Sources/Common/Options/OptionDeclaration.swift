@@ -13,8 +13,15 @@ public enum OptionForm: Sendable, Equatable {
     case list
     /// A path to a file; in a configuration relative to the configuration's directory.
     case file
+    /// A path to a directory; in a configuration relative to the configuration's directory.
+    case directory
     /// On or off: `--clusters` / `--no-clusters`; `clusters: true` or `false`.
     case onOff
+
+    /// Whether the value is a path (`.file`, `.directory`): a configuration's relative one is
+    /// taken from the configuration's directory, and the command line does not take a word that
+    /// looks like a flag for it (`--out --quiet` is a missing value, not a directory).
+    public var isPath: Bool { self == .file || self == .directory }
 }
 
 /// One option, declared once: its flag, its configuration key, where its value lives in
@@ -37,7 +44,7 @@ public struct OptionDeclaration<Options: DeclaredOptions>: Sendable {
     /// The names it takes, when it takes one of a few (`--thinning`); empty otherwise.
     public let choices: [String]
     /// What it does, as declared: `help` puts the default in.
-    private let summary: String
+    private var summary: String
     /// Reads a text into the option's place in the options; throws an `OptionProblem`.
     private let read: @Sendable (String, inout Options) throws -> Void
     /// The problem with the option's value in `options`, if any (the check alone, for options made in code).
@@ -59,6 +66,14 @@ public struct OptionDeclaration<Options: DeclaredOptions>: Sendable {
             }
         }
         return text + (choices.isEmpty ? "" : " (values: \(choices.joined(separator: ", ")))")
+    }
+
+    /// The same option in other words: for a command that does something else with it (`publish
+    /// --out` reads the bundle versions `export --out` writes), so every other part stays one.
+    public func worded(_ summary: String) -> Self {
+        var reworded = self
+        reworded.summary = summary
+        return reworded
     }
 
     /// Reads `text` (as the command line or a configuration gives it) into this option's place in

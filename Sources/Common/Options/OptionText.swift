@@ -28,6 +28,13 @@ public enum OptionText {
         return choice
     }
 
+    /// A path, as given (`~` and relative ones are the reader's to resolve); an empty one is a
+    /// mistake (an unset shell variable), not the current directory.
+    public static func path(_ text: String) throws -> String {
+        guard !text.isEmpty else { throw problem("must not be empty") }
+        return text
+    }
+
     /// Comma-separated items, trimmed, empty ones left out.
     public static func items(_ text: String) -> [String] {
         text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

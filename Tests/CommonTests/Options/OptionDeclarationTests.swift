@@ -45,4 +45,15 @@ import Testing
         #expect(throws: QuakeBakeError.self) { try OptionDeclaration.check(Knobs(level: 0), against: [Self.level]) }
         try OptionDeclaration.check(Knobs(), against: [Self.level, Self.wait, Self.label])
     }
+
+    /// An option in other words (`worded`) is the same option: only its help differs.
+    @Test func anOptionInOtherWordsIsTheSameOption() throws {
+        let quiet = Self.level.worded("How quiet (default {default}).")
+        #expect(quiet.help == "How quiet (default 3)." && Self.level.help == "How loud (default 3, at most 9).")
+        #expect(quiet.flag == Self.level.flag && quiet.key == Self.level.key && quiet.defaultText == Self.level.defaultText)
+        var knobs = Knobs()
+        try quiet.set("5", in: &knobs)
+        #expect(knobs.level == 5)
+        #expect(throws: OptionProblem.self) { try quiet.set("12", in: &knobs) }
+    }
 }
