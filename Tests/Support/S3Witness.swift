@@ -11,7 +11,7 @@ import Foundation
 public final class S3Witness: @unchecked Sendable {  // state under `lock`
     private let endpoint: URL
     private let lock = NSLock()
-    private var running: (process: Process, input: FileHandle, output: LineReader)?
+    private var running: (process: Process, input: FileHandle, output: LineReader, exited: DispatchSemaphore)?
     /// Requests go one at a time (the process answers them in order).
     private let queue = DispatchQueue(label: "s3-witness")
 
@@ -22,8 +22,8 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
 
     deinit { stop() }
 
-    /// Whether the store does `op` (`create_bucket`, `head_bucket`, `put`, `delete`) with
-    /// `fields` (`bucket`, `key`, `file`): false when it refuses or is not there yet.
+    /// Whether the store does `op` (`create_bucket`, `head_bucket`, `put`, `delete`, `read_all`)
+    /// with `fields` (`bucket`, `key`, `file`): false when it refuses or is not there yet.
     func succeeds(_ op: String, _ fields: [String: String]) async throws -> Bool {
         try await ask(fields.merging(["op": op]) { $1 }).ok
     }
@@ -49,19 +49,14 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
         return uploads.map { (key: $0.first ?? "", uploadID: $0.last ?? "") }
     }
 
-    /// Whether every object of `bucket` reads back whole.
-    public func readsEverything(in bucket: String) async throws -> Bool {
-        try await ask(["op": "read_all", "bucket": bucket]).ok
-    }
-
     /// Ends the process (standard input closed); a later request starts another.
     func stop() {
-        let stopping = lock.withLock { () -> Process? in
+        let exited = lock.withLock { () -> DispatchSemaphore? in
             defer { running = nil }
             try? running?.input.close()
-            return running?.process
+            return running?.exited
         }
-        stopping?.waitUntilExit()
+        exited?.wait()  // a semaphore, not `Process.waitUntilExit`, which polls a run loop
     }
 
     /// One answer: `ok`, and the rest of what the script printed.
@@ -92,7 +87,12 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
 
     /// Writes one request line and reads the answer line (on `queue`: blocking).
     private func exchange(_ line: Data) throws -> Data {
-        let (_, input, output) = try lock.withLock { try running ?? start() }
+        let (process, input, output, _) = try lock.withLock { try running ?? start() }
+        // A write to the pipe of a process that has ended would end this one (SIGPIPE).
+        guard process.isRunning else {
+            stop()
+            throw ChildProcess.Failure(description: "s3_witness.py ended (status \(process.terminationStatus))")
+        }
         try input.write(contentsOf: line)
         guard let answer = output.nextLine() else {
             stop()
@@ -102,7 +102,7 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
     }
 
     /// Starts the script (under `lock`).
-    private func start() throws -> (Process, FileHandle, LineReader) {
+    private func start() throws -> (Process, FileHandle, LineReader, DispatchSemaphore) {
         guard FileManager.default.isExecutableFile(atPath: WitnessScript.python.path) else {
             throw ChildProcess.Failure(description: "no witness venv at \(WitnessScript.python.path): run Scripts/setup")
         }
@@ -119,8 +119,10 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let started = (process, input.fileHandleForWriting, LineReader(output.fileHandleForReading))
+        let started = (process, input.fileHandleForWriting, LineReader(output.fileHandleForReading), exited)
         running = started
         return started
     }
