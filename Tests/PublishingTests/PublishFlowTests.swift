@@ -7,7 +7,7 @@ import Testing
 import TestSupport
 
 /// Issue 44 in one flow against a real store (SeaweedFS, signatures checked): the first
-/// publish, read back by the AWS CLI and by plain HTTP; the same again (nothing new); cron
+/// publish, read back by botocore and by plain HTTP; the same again (nothing new); cron
 /// runs' worth of changes published over a base with a chain of deltas; the published
 /// PMTiles tile for tile the bundle's; MapLibre Native drawing the published style straight
 /// from the store; a new base once the chain passes its bound; pruning to --keep; status;
@@ -32,12 +32,12 @@ import TestSupport
         let bundleFiles = Set(try Self.manifestPaths(PublishSupport.currentBundle(workspace)).filter { !$0.hasPrefix("deltas/") }) .union(["manifest.json"])
         #expect(Set(pointer1.files.map(\.name)) == bundleFiles)
         #expect(first.standardError.contains("uploading objects/") && first.standardError.contains("not in the store"))
-        // The AWS CLI lists and reads the same.
+        // botocore lists and reads the same.
         let keys = try await PublishSupport.listing(store, prefix: "maps")
         #expect(keys.contains("current.json") && keys.filter { $0.hasPrefix("history/") }.count == 1)
         #expect(Set(pointer1.files.map(\.key)).isSubset(of: Set(keys)))
-        let copied = directory.path("current-by-aws.json")
-        _ = try await store.aws(["s3", "cp", "s3://quakes/maps/current.json", copied.path]).checked()
+        let copied = directory.path("current-by-botocore.json")
+        try await store.s3.get(bucket: "quakes", key: "maps/current.json", to: copied)
         #expect(try JSONDecoder().decode(PublishedPointer.self, from: Data(contentsOf: copied)) == pointer1)
         try await Self.checkMetadata(store, pointer: pointer1)
 

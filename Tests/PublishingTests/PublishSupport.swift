@@ -95,11 +95,8 @@ enum PublishSupport {
         })
     }
 
-    /// Every key under `s3://quakes/PREFIX/`, as the AWS CLI lists it (relative to the prefix).
+    /// Every key under `s3://quakes/PREFIX/`, as botocore lists it (relative to the prefix).
     static func listing(_ store: SeaweedFS, prefix: String) async throws -> [String] {
-        let outcome = try await store.aws(["s3api", "list-objects-v2", "--bucket", "quakes", "--prefix", "\(prefix)/", "--output", "json"]).checked()
-        guard !outcome.standardOutput.isEmpty else { return [] }
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.standardOutput.utf8)) as? [String: Any])
-        return ((object["Contents"] as? [[String: Any]]) ?? []).compactMap { ($0["Key"] as? String)?.dropFirst(prefix.count + 1) }.map(String.init)
+        try await store.s3.keys(bucket: "quakes", prefix: "\(prefix)/").map { String($0.dropFirst(prefix.count + 1)) }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// ```swift
 /// let store = try await SeaweedFS(buckets: ["quakes"])
 /// defer { store.stop() }
-/// let listing = try await store.aws(["s3", "ls", "--recursive", "s3://quakes/"])
+/// let keys = try await store.s3.keys(bucket: "quakes", prefix: "maps/")
 /// ```
 public final class SeaweedFS: @unchecked Sendable {
     public static let accessKey = "QBTESTKEYAKIAEXAMPLE"
@@ -20,6 +20,8 @@ public final class SeaweedFS: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`, the S3 gateway.
     public let endpoint: URL
     public let directory: TemporaryDirectory
+    /// botocore's client of this store, as the test identity (`Tests/Witness/s3_witness.py`).
+    public let s3: S3Witness
     private let buckets: [String]
     private let ports: [String: Int]
     private var running: (process: Process, input: Pipe, exited: DispatchSemaphore)?
@@ -29,7 +31,6 @@ public final class SeaweedFS: @unchecked Sendable {
 
     /// The `weed` binary of the witness venv.
     public static let weed = TestData.projectRoot.appendingPathComponent(".build/witness-venv/bin/weed")
-    public static let awsCLI = TestData.projectRoot.appendingPathComponent(".build/witness-venv/bin/aws")
 
     /// Starts a store with `buckets` made, and waits until it takes writes (at most 120 s). At
     /// most `StoreSlots.limit` stores run at once in a test process (each is four servers; on a
@@ -53,6 +54,7 @@ public final class SeaweedFS: @unchecked Sendable {
         directory = TemporaryDirectory("seaweedfs")
         self.ports = ports
         endpoint = URL(string: "http://127.0.0.1:\(ports["s3"]!)")!
+        s3 = S3Witness(endpoint: endpoint)
         let identities = """
             {"identities": [
               {"name": "publisher", "credentials": [{"accessKey": "\(Self.accessKey)", "secretKey": "\(Self.secretKey)"}],
@@ -63,13 +65,14 @@ public final class SeaweedFS: @unchecked Sendable {
         try identities.write(to: directory.path("s3.json"), atomically: true, encoding: .utf8)
         try FileManager.default.createDirectory(at: directory.path("data"), withIntermediateDirectories: true)
         try start()
+        try await waitForGateway()
         try await waitUntil("SeaweedFS takes a bucket", timeout: 120) {
-            for bucket in buckets where try await aws(["s3api", "create-bucket", "--bucket", bucket]).status != 0 {
-                guard try await aws(["s3api", "head-bucket", "--bucket", bucket]).status == 0 else { return false }
+            for bucket in buckets where try await !s3.succeeds("create_bucket", ["bucket": bucket]) {
+                guard try await s3.succeeds("head_bucket", ["bucket": bucket]) else { return false }
             }
-            return try await aws(["s3api", "put-object", "--bucket", buckets.first ?? "probe", "--key", "probe/ready", "--body", directory.path("s3.json").path]).status == 0
+            return try await s3.succeeds("put", ["bucket": buckets.first ?? "probe", "key": "probe/ready", "file": directory.path("s3.json").path])
         }
-        _ = try await aws(["s3api", "delete-object", "--bucket", buckets.first ?? "probe", "--key", "probe/ready"])
+        _ = try await s3.succeeds("delete", ["bucket": buckets.first ?? "probe", "key": "probe/ready"])
     }
 
     deinit { stop() }
@@ -79,15 +82,23 @@ public final class SeaweedFS: @unchecked Sendable {
     /// GET of an object whose volume has not registered yet is a 500, for seconds on a busy machine.)
     public func restart() async throws {
         try start()
-        let readBack = directory.path("read-back")
+        try await waitForGateway()
         try await waitUntil("the store back, every object readable", timeout: 120) {
-            for bucket in buckets {
-                try? FileManager.default.removeItem(at: readBack)
-                guard try await aws(["s3", "cp", "--recursive", "--quiet", "s3://\(bucket)", readBack.path]).status == 0 else { return false }
-            }
+            for bucket in buckets where try await !s3.succeeds("read_all", ["bucket": bucket]) { return false }
             return true
         }
-        try? FileManager.default.removeItem(at: readBack)
+    }
+
+    /// Waits (at most 120 s) until the S3 gateway takes connections: the last of the four servers
+    /// to listen, seconds after the start on a busy machine. A connect costs nothing; a request
+    /// before then would fail only after botocore's retries and their back-off.
+    private func waitForGateway() async throws {
+        let port = UInt16(ports["s3"]!)
+        try await waitUntil("the S3 gateway of SeaweedFS to listen on port \(port)", timeout: 120) {
+            guard let socket = LoopbackSocket.connected(to: port) else { return false }
+            close(socket)
+            return true
+        }
     }
 
     /// Starts the server (again, after `stop()`: same ports, same data; see `restart()`).
@@ -128,16 +139,8 @@ public final class SeaweedFS: @unchecked Sendable {
             try? input.fileHandleForWriting.close()
             exited.wait()
         }
+        s3.stop()  // started again by the next request (after a `restart()`)
         if slot { StoreSlots.shared.release() }
-    }
-
-    /// Runs the AWS CLI (the witness venv's) against this store with the test identity.
-    public func aws(_ arguments: [String], secret: String = SeaweedFS.secretKey) async throws -> ChildProcess.Outcome {
-        try await ChildProcess.run("/usr/bin/env", [
-            "AWS_ACCESS_KEY_ID=\(Self.accessKey)", "AWS_SECRET_ACCESS_KEY=\(secret)", "AWS_DEFAULT_REGION=us-east-1",
-            "AWS_CONFIG_FILE=/dev/null", "AWS_SHARED_CREDENTIALS_FILE=/dev/null",
-            Self.awsCLI.path, "--endpoint-url", endpoint.absoluteString, "--cli-read-timeout", "60",
-        ] + arguments)
     }
 
     /// An AWS credentials file with the test identity (or another `secret`), profile `default`.

@@ -2,7 +2,7 @@ import Foundation
 import QuakeCatalog
 
 /// The Python witnesses in `Tests/Witness/`: independent readers of what quake-bake writes
-/// (third-party packages only: `mapbox-vector-tile`, `pmtiles`, `mapli`, `sqlite3`), each printing one JSON document.
+/// (third-party packages only: `mapbox-vector-tile`, `pmtiles`, `mapli`, Pillow, `sqlite3`), each printing one JSON document.
 /// They run in the venv `Scripts/setup` makes (`.build/witness-venv`, pinned versions).
 ///
 /// ```swift

@@ -1,53 +1,17 @@
-"""PNG decoding for the picture witnesses (numpy only: no imaging library in the venv)."""
-import struct
-import zlib
+"""PNG decoding for the picture witnesses, through Pillow (its C decoder: a picture of 800 x 600
+pixels in a few hundredths of a second, where unfiltering it row by row in Python took seconds)."""
+import io
 
 import numpy
+from PIL import Image
 
 
 def decode_png(data):
-    """8-bit RGB or RGBA, non-interlaced PNG -> numpy array (h, w, channels)."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and colour in (2, 6) and interlace == 0, "unsupported PNG"
-            channels = 4 if colour == 6 else 3
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    out = numpy.zeros((height, stride), dtype=numpy.int32)
-    previous = numpy.zeros(stride, dtype=numpy.int32)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = numpy.frombuffer(raw, dtype=numpy.uint8, count=stride, offset=y * (stride + 1) + 1).astype(numpy.int32)
-        if kind == 0:
-            row = line
-        elif kind == 2:
-            row = (line + previous) & 0xFF
-        else:
-            row = numpy.zeros(stride, dtype=numpy.int32)
-            for x in range(stride):
-                left = row[x - channels] if x >= channels else 0
-                up = previous[x]
-                upleft = previous[x - channels] if x >= channels else 0
-                if kind == 1:
-                    predictor = left
-                elif kind == 3:
-                    predictor = (left + up) // 2
-                else:
-                    p = left + up - upleft
-                    pa, pb, pc = abs(p - left), abs(p - up), abs(p - upleft)
-                    predictor = left if pa <= pb and pa <= pc else (up if pb <= pc else upleft)
-                row[x] = (line[x] + predictor) & 0xFF
-        out[y] = row
-        previous = row
-    return out.reshape(height, width, channels)[:, :, :3]
+    """8-bit RGB or RGBA PNG -> numpy array (h, w, 3) of int32 (the alpha channel dropped)."""
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG", f"not a PNG but {image.format}"
+    assert image.mode in ("RGB", "RGBA"), f"unsupported PNG mode {image.mode}"
+    return numpy.asarray(image.convert("RGB"), dtype=numpy.int32)
 
 
 def hex_colour(text):

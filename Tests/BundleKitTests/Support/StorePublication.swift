@@ -26,7 +26,7 @@ struct StorePublication {
     /// Puts the file at `local` into the store at `key` (relative to the prefix), as an edit of
     /// the publication by someone other than `publish` would.
     func put(_ local: URL, key: String) async throws {
-        _ = try await store.aws(["s3", "cp", local.path, "s3://quakes/\(prefix)/\(key)", "--quiet"]).checked()
+        try await store.s3.put(local, bucket: "quakes", key: "\(prefix)/\(key)")
     }
 
     /// Overwrites the pointer with `pointer`.
@@ -37,11 +37,11 @@ struct StorePublication {
         try await put(file, key: PublishedPointer.key)
     }
 
-    /// The pointer as the store holds it now (read by the AWS CLI, a witness of its own).
+    /// The pointer as the store holds it now (read by botocore, a witness of its own).
     func pointer() async throws -> PublishedPointer {
         let copy = store.directory.path("current-\(UUID().uuidString.prefix(8)).json")
         defer { try? FileManager.default.removeItem(at: copy) }
-        _ = try await store.aws(["s3", "cp", "s3://quakes/\(prefix)/\(PublishedPointer.key)", copy.path, "--quiet"]).checked()
+        try await store.s3.get(bucket: "quakes", key: "\(prefix)/\(PublishedPointer.key)", to: copy)
         return try JSONDecoder().decode(PublishedPointer.self, from: Data(contentsOf: copy))
     }
 }
