@@ -24,12 +24,20 @@ enum PublishSupport {
         let data = try Gzip.decompress(try Data(contentsOf: TestData.usgs("feed-2.5_month-2025-10.geojson.gz")))
         var collection = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         let features = try #require(collection["features"] as? [[String: Any]])
-        let newest = features.sorted { ($0["properties"] as? [String: Any])?["time"] as? Int64 ?? 0 > ($1["properties"] as? [String: Any])?["time"] as? Int64 ?? 0 }
+        // Written out with its types: as one expression each, these took the type checker seconds.
+        func time(_ feature: [String: Any]) -> Int64 {
+            let properties = feature["properties"] as? [String: Any]
+            return properties?["time"] as? Int64 ?? 0
+        }
+        let newest = features.sorted { time($0) > time($1) }
         collection["features"] = newest.prefix(count).map { feature -> [String: Any] in
             var revised = feature
             var properties = feature["properties"] as? [String: Any] ?? [:]
-            properties["updated"] = (properties["updated"] as? Int64 ?? 0) + Int64(step) * 60_000
-            properties["mag"] = (((properties["mag"] as? Double ?? 2.5) + 0.1 * Double(step)) * 10).rounded() / 10
+            let updated: Int64 = properties["updated"] as? Int64 ?? 0
+            properties["updated"] = updated + Int64(step) * 60_000
+            let magnitude: Double = properties["mag"] as? Double ?? 2.5
+            let tenths: Double = ((magnitude + 0.1 * Double(step)) * 10).rounded()
+            properties["mag"] = tenths / 10
             revised["properties"] = properties
             return revised
         }

@@ -250,7 +250,8 @@ import Testing
         spill.releaseResident()
         let released = try residentBytes()
         #expect(touched - released > 80_000_000, "resident \(touched) bytes before the release, \(released) after")
-        #expect(values.reduce(0, &+) == 12_000_000 * 11_999_999 / 2)
+        let sum: UInt64 = 12_000_000 * 11_999_999 / 2
+        #expect(values.reduce(0, &+) == sum)
         var copy = values
         copy[0] = 42
         #expect(values[0] == 0 && copy[0] == 42 && copy.count == values.count)

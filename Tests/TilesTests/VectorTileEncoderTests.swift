@@ -8,7 +8,9 @@ import TestSupport
 /// The hand-written MVT encoder, decoded by the independent Python `mapbox-vector-tile` package.
 @Suite struct VectorTileEncoderTests {
     @Test func encodedTilesDecodeWithEveryValueIntact() async throws {
-        var events = TilesFixture.events(["feed-2.5_month-2025-10.geojson.gz"]).filter { $0.longitude! < -100 && $0.latitude! > 30 && $0.latitude! < 50 }
+        var events = TilesFixture.events(["feed-2.5_month-2025-10.geojson.gz"]).filter { (event: QuakeEvent) -> Bool in
+            event.longitude! < -100 && event.latitude! > 30 && event.latitude! < 50
+        }
         #expect(events.count > 20)
         events[0].place = "Ñuñoa, Chile — 東京 \"quoted\""
         events[0].time = -123_456_789_000

@@ -100,9 +100,9 @@ struct SyncedFile: Sendable {
 
     /// The schema of a delta of it.
     var deltaSchema: FileSchema {
-        FileSchema(role: "a delta of \(role)",
-                   tables: synced.flatMap { [$0.table] + ($0.deletionTable.map { [$0] } ?? []) }
-                       + (spatialIndex.map { [$0.deltaTable] } ?? []) + [BundleSchema.deltaInfo],
-                   indexes: indexes.union(deltaIndexes))
+        let changes: [TableSpec] = synced.flatMap { synced -> [TableSpec] in [synced.table] + (synced.deletionTable.map { [$0] } ?? []) }
+        let spatial: [TableSpec] = spatialIndex.map { [$0.deltaTable] } ?? []
+        return FileSchema(role: "a delta of \(role)", tables: changes + spatial + [BundleSchema.deltaInfo],
+                          indexes: indexes.union(deltaIndexes))
     }
 }

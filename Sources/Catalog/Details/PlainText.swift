@@ -90,14 +90,22 @@ public enum PlainText {
         return out + rest
     }
 
+    /// `line` with its control characters and no-break spaces as blanks, and its runs of blanks
+    /// and tabs as one blank. (Written out with its types: as one chained expression it took the
+    /// type checker seconds.)
+    private static func blanked(_ line: Substring) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            scalars.append(scalar.properties.generalCategory == .control || scalar == "\u{A0}" ? " " : scalar)
+        }
+        return String(scalars).split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
+    }
+
     /// Blanks collapsed, at most one blank line between paragraphs, no control characters, cut at `limit`.
     private static func tidy(_ text: String, limit: Int) -> String {
         var paragraphs: [String] = []
         for block in text.replacingOccurrences(of: "\r", with: "").components(separatedBy: "\n\n") {
-            let lines = block.split(separator: "\n").map { line in
-                line.unicodeScalars.map { $0.properties.generalCategory == .control || $0 == "\u{A0}" ? " " : String($0) }.joined()
-                    .split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
-            }.filter { !$0.isEmpty }
+            let lines = block.split(separator: "\n").map(blanked).filter { !$0.isEmpty }
             if !lines.isEmpty { paragraphs.append(lines.joined(separator: "\n")) }
         }
         let joined = paragraphs.joined(separator: "\n\n")

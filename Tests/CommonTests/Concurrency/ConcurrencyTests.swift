@@ -5,8 +5,9 @@ import Testing
 /// Work on other threads, with its results (and failures) gathered where they are asked for.
 @Suite struct ConcurrencyTests {
     @Test func parallelWorkComesBackInOrder() {
-        let squares = Parallel.map(1_000) { $0 * $0 }
-        #expect(squares == (0..<1_000).map { $0 * $0 })
+        let squares: [Int] = Parallel.map(1_000) { $0 * $0 }
+        let expected: [Int] = (0..<1_000).map { $0 * $0 }
+        #expect(squares == expected)
         #expect(Parallel.map(0) { $0 }.isEmpty)
     }
 
