@@ -82,7 +82,7 @@ import TestSupport
         #expect(changed.contains("recent.geojson"))
         // And it is the bundle a full export makes.
         let full = try ExportHelpers.export(store, to: dir.path("full")) { Self.recent(&$0); $0.reuseTiles = false }
-        #expect(try ExportHelpers.differences(v2.directory, full.directory) == [])
+        #expect(ExportHelpers.differences(v2.directory, full.directory) == [])
     }
 
     /// Issue 14.2 on the map as drawn: every quake the biggest-first sweep over all quakes (the
@@ -150,7 +150,7 @@ import TestSupport
         #expect(v2.encodedTiles == 0)
         let full2 = try ExportHelpers.export(store, to: dir.path("full2")) { options(&$0); $0.reuseTiles = false }
         #expect(v2.warnings == full2.warnings && v2.warnings == v1.warnings)
-        #expect(try ExportHelpers.differences(v2.directory, full2.directory) == [])
+        #expect(ExportHelpers.differences(v2.directory, full2.directory) == [])
 
         // Bigger recent quakes: the biggest of some neighbourhoods on the map change, the tiles with them.
         try store.upsert(events.prefix(10).map { event -> QuakeEvent in
@@ -164,7 +164,7 @@ import TestSupport
         #expect(thinnedAnew(log3) && v3.encodedTiles > 0)
         let full3 = try ExportHelpers.export(store, to: dir.path("full3")) { options(&$0); $0.reuseTiles = false }
         #expect(v3.warnings == full3.warnings)
-        #expect(try ExportHelpers.differences(v3.directory, full3.directory) == [])
+        #expect(ExportHelpers.differences(v3.directory, full3.directory) == [])
 
         // A quake of the history revised: thinned anew, as a full export.
         var old = try #require(events.last)
@@ -176,7 +176,7 @@ import TestSupport
         #expect(thinnedAnew(log4))
         let full4 = try ExportHelpers.export(store, to: dir.path("full4")) { options(&$0); $0.reuseTiles = false }
         #expect(v4.warnings == full4.warnings)
-        #expect(try ExportHelpers.differences(v4.directory, full4.directory) == [])
+        #expect(ExportHelpers.differences(v4.directory, full4.directory) == [])
     }
 
     @Test func aMovedBoundaryGivesTheTilesAFullExportMakesEitherWay() throws {
@@ -192,7 +192,7 @@ import TestSupport
         let v1 = try ExportHelpers.export(store, to: out, Self.recent)
         #expect(v1.encodedTiles > 0 && v1.reusedTiles > v1.encodedTiles)
         let full1 = try ExportHelpers.export(store, to: dir.path("full1")) { Self.recent(&$0); $0.reuseTiles = false }
-        #expect(try ExportHelpers.differences(v1.directory, full1.directory) == [])
+        #expect(ExportHelpers.differences(v1.directory, full1.directory) == [])
         let newest = try #require(try store.events().values.max { ($0.time!, $0.id) < ($1.time!, $1.id) })
 
         // A quake 45 days after the newest moves the boundary on by 30 days: a month of quakes joins the history.
@@ -201,7 +201,7 @@ import TestSupport
         try store.upsert([later])
         let v2 = try ExportHelpers.export(store, to: out, Self.recent)
         let full2 = try ExportHelpers.export(store, to: dir.path("full2")) { Self.recent(&$0); $0.reuseTiles = false }
-        #expect(try ExportHelpers.differences(v2.directory, full2.directory) == [])
+        #expect(ExportHelpers.differences(v2.directory, full2.directory) == [])
         let since1 = try Self.json(v1.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any]
         let since2 = try Self.json(v2.directory.appendingPathComponent("manifest.json"))["recent"] as? [String: Any]
         #expect((since2?["since_ms"] as? Int64 ?? 0) - (since1?["since_ms"] as? Int64 ?? 0) == Int64(Self.days) * 86_400_000)
@@ -212,7 +212,7 @@ import TestSupport
         try store.delete(["qblater1"], updated: later.updated + 10)
         let v3 = try ExportHelpers.export(store, to: out, Self.recent)
         let full3 = try ExportHelpers.export(store, to: dir.path("full3")) { Self.recent(&$0); $0.reuseTiles = false }
-        #expect(try ExportHelpers.differences(v3.directory, full3.directory) == [])
+        #expect(ExportHelpers.differences(v3.directory, full3.directory) == [])
         #expect(try ExportHelpers.mbtiles(v3.directory.appendingPathComponent("quakes.mbtiles"))
             == ExportHelpers.mbtiles(v1.directory.appendingPathComponent("quakes.mbtiles")))
     }
