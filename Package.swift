@@ -222,12 +222,17 @@ if Context.environment["QUAKE_BAKE_FUZZ"] != nil {
 // too. The modules that mostly wait on the network and the disk (fetch, HTTP, publish, serve,
 // operations, the command line) keep SwiftPM's `-Onone`: optimising them cost 73 s of a fresh
 // build's CPU and saved the tests about 10 s. QuakeBundleKit, the library apps add, and
-// QuakeBundleFormat, part of it, keep SwiftPM's defaults too (a product with unsafe flags cannot
-// be a dependency).
-let optimisedInDebug: Set<String> = [
+// QuakeBundleFormat, part of it, are optimised only when this package is built by its own scripts
+// (Scripts/lib/debug-build.sh sets QUAKE_BAKE_OPTIMISE_APP_LIBRARY): a product with unsafe flags
+// cannot be a dependency, so an app's build, which never sets it, gets SwiftPM's defaults.
+// Unoptimised, its SHA-256 alone was 18 % of the CPU of the tests' `quake-bake` runs.
+var optimisedInDebug: Set<String> = [
     "QuakeCommon", "QuakeSQLite", "QuakeCatalog", "QuakeStore", "QuakeTiles", "QuakeBundles",
     "USGSStandIn", "usgs-stand-in", "QuakeSynthetic",
 ]
+if Context.environment["QUAKE_BAKE_OPTIMISE_APP_LIBRARY"] != nil {
+    optimisedInDebug.formUnion(["QuakeBundleKit", "QuakeBundleFormat"])
+}
 for target in package.targets where optimisedInDebug.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"], .when(configuration: .debug))]
 }

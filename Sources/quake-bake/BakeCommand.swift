@@ -33,9 +33,10 @@ struct BakeCommand: AsyncParsableCommand {
     @OptionGroup var service: FetchFlags
     @OptionGroup var bundle: BundleFlags
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = common.logger(for: "bake")
+        let logger = output.logger(for: "bake")
         try await Reporting.run(logger, command: "bake") {
             var configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) } ?? BakeConfiguration()
             try selection.apply(to: &configuration.selection)
@@ -44,7 +45,7 @@ struct BakeCommand: AsyncParsableCommand {
             try bundle.apply(to: &configuration.export)
             try configuration.export.validate()
             configuration.run = try runOptions(over: configuration.run)
-            _ = try await Baker.bake(configuration, workspace: configuration.run.resolvedWorkspace, progress: common.progress, logger: logger)
+            _ = try await Baker.bake(configuration, workspace: configuration.run.resolvedWorkspace, progress: output.progress, logger: logger)
         }
     }
 

@@ -1,22 +1,16 @@
 import ArgumentParser
-import Logging
 import QuakeCommon
 import QuakeOperations
 
-/// Options every stage understands: the workspace (`RunOption.workspace`), and how to report.
+/// The option every stage that works in a workspace understands: the workspace
+/// (`RunOption.workspace`). Those commands take `OutputOptions` beside it, not inside it:
+/// ArgumentParser checks a group inside a group again for each check of the outer one (in
+/// debug builds, on every run), which made a third of what a test's `quake-bake export` cost.
 struct CommonOptions: DeclaredFlags {
     @Option(RunOption.workspace) var workspace: String?
-
-    @OptionGroup var output: OutputOptions
 
     func apply(to run: inout RunOptions) throws { try RunOption.apply([(.workspace, workspace)], to: &run) }
 
     /// The workspace: `--workspace`, else the environment's.
     func resolvedWorkspace() throws -> Workspace { try RunOptions(self).resolvedWorkspace }
-
-    /// Progress display: a bar on a terminal, nothing under cron or --quiet.
-    var progress: any ProgressSink { output.progress }
-
-    /// Sets up logging and returns the logger for `stage`.
-    func logger(for stage: String) -> Logger { output.logger(for: stage) }
 }

@@ -23,6 +23,7 @@ struct ExportCommand: AsyncParsableCommand {
         """)
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     @OptionGroup var out: OutFlag
 
@@ -40,7 +41,7 @@ struct ExportCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = common.logger(for: "export")
+        let logger = output.logger(for: "export")
         try await Reporting.run(logger, command: "export") {
             let options = try exportOptions()
             let run = try RunOptions(common, out)
@@ -57,7 +58,7 @@ struct ExportCommand: AsyncParsableCommand {
             _ = try await RecordedStage.run("export", workspace: workspace, facts: {
                 RecordedStage.Facts(changed: $0.changed, bundleVersion: $0.bundleVersion)
             }) {
-                try Exporter.export(store: workspace.storePath, out: outDirectory, options: options, progress: common.progress, logger: logger)
+                try Exporter.export(store: workspace.storePath, out: outDirectory, options: options, progress: output.progress, logger: logger)
             }
         }
     }

@@ -28,9 +28,10 @@ struct FetchCommand: AsyncParsableCommand {
     @OptionGroup var selection: SelectionFlags
     @OptionGroup var service: FetchFlags
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = common.logger(for: "fetch")
+        let logger = output.logger(for: "fetch")
         try await Reporting.run(logger, command: "fetch") {
             let workspace = try common.resolvedWorkspace()
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake fetch")
@@ -39,7 +40,7 @@ struct FetchCommand: AsyncParsableCommand {
             try service.apply(to: &options)
             let chosen = try selection.selection()
             _ = try await RecordedStage.run("fetch", workspace: workspace, facts: { RecordedStage.Facts(changed: $0.events > 0, eventsFetched: $0.events) }) {
-                try await Fetcher.run(selection: chosen, options: options, workspace: workspace, progress: common.progress, logger: logger)
+                try await Fetcher.run(selection: chosen, options: options, workspace: workspace, progress: output.progress, logger: logger)
             }
         }
     }

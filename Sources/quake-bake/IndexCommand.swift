@@ -26,6 +26,7 @@ struct IndexCommand: AsyncParsableCommand {
         """)
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     @Option(name: .customLong("from"), help: ArgumentHelp(
         "A ComCat file to index too: GeoJSON (FeatureCollection, Feature, one Feature per line, or a text sequence) or ComCat CSV, gzip or plain. Repeatable.",
@@ -47,7 +48,7 @@ struct IndexCommand: AsyncParsableCommand {
     var rebuild = false
 
     func run() async throws {
-        let logger = common.logger(for: "index")
+        let logger = output.logger(for: "index")
         try await Reporting.run(logger, command: "index") {
             let run = try RunOptions(common, maxRejects)
             let workspace = run.resolvedWorkspace
@@ -64,8 +65,8 @@ struct IndexCommand: AsyncParsableCommand {
                 RecordedStage.Facts(changed: $0.counts.changed + $0.details.changed > 0, eventsChanged: $0.counts.changed, rejected: $0.counts.rejected)
             }) {
                 let summary = rebuild
-                    ? try Indexer.rebuild(sources, details: details, store: workspace.storePath, progress: common.progress, logger: logger)
-                    : try Indexer.index(sources, details: details, store: workspace.storePath, progress: common.progress, logger: logger)
+                    ? try Indexer.rebuild(sources, details: details, store: workspace.storePath, progress: output.progress, logger: logger)
+                    : try Indexer.index(sources, details: details, store: workspace.storePath, progress: output.progress, logger: logger)
                 if !summary.unreadable.isEmpty {
                     // Each was named above as it was met.
                     let rest = summary.unreadable.count == summary.sources.count ? "nothing was indexed" : "the others are indexed"

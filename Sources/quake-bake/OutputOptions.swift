@@ -2,8 +2,8 @@ import ArgumentParser
 import Logging
 import QuakeCommon
 
-/// How a command reports: quiet, verbose, log format. Every command has these; those that work
-/// in a workspace have them through `CommonOptions`.
+/// How a command reports: quiet, verbose, log format. Every command has these (those that work
+/// in a workspace beside `CommonOptions`).
 struct OutputOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print only warnings and errors; no progress bar.")
     var quiet = false

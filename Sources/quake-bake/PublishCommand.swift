@@ -35,9 +35,10 @@ struct PublishCommand: AsyncParsableCommand {
 
     @OptionGroup var publish: PublishFlags
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = common.logger(for: "publish")
+        let logger = output.logger(for: "publish")
         try await Reporting.run(logger, command: "publish") {
             let configuration = try config.map { try ConfigurationFile.read(URL(fileURLWithPath: $0)) }
             let options = try publish.options(over: configuration?.publish)
@@ -46,7 +47,7 @@ struct PublishCommand: AsyncParsableCommand {
             let lock = try WorkspaceLock(workspace: workspace, command: "quake-bake publish")
             defer { lock.release() }
             _ = try await PublishRun.run(bundle: bundle.map { URL(fileURLWithPath: $0) }, out: run.bundles(in: workspace), options: options,
-                                         workspace: workspace, progress: common.progress, logger: logger)
+                                         workspace: workspace, progress: output.progress, logger: logger)
         }
     }
 }

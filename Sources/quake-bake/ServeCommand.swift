@@ -43,9 +43,10 @@ struct ServeCommand: AsyncParsableCommand {
     var maxConnections: Int?
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = common.logger(for: "serve")
+        let logger = output.logger(for: "serve")
         try await Reporting.run(logger, command: "serve") {
             let directory = try bundle.map { URL(fileURLWithPath: $0) } ?? common.resolvedWorkspace().bundlesDirectory.appendingPathComponent("current")
             let locate: @Sendable () throws -> URL = {

@@ -22,9 +22,10 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var out: ReadOutFlag
 
     @OptionGroup var common: CommonOptions
+    @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let logger = common.logger(for: "status")
+        let logger = output.logger(for: "status")
         try await Reporting.run(logger, command: "status") {
             let run = try RunOptions(common, out)
             let status = WorkspaceStatus.read(run.resolvedWorkspace, out: run.out)

@@ -101,7 +101,7 @@ import TestSupport
     @Test func geoJSONFilesHoldTheThinnedSetOfTheirZoom() throws {
         for zoom in 0...ProofBundle.maxZoom {
             let url = bundle.directory.appendingPathComponent("geojson/z\(zoom).geojson.gz")
-            let json = try JSONDecoder().decode(JSON.self, from: Gzip.decompress(Data(contentsOf: url)))
+            let json = try JSON(reading: Gzip.decompress(Data(contentsOf: url)))
             guard case .array(let features)? = json["features"] else { Issue.record("z\(zoom): no features"); continue }
             let events = features.filter { $0["properties"]?["cluster"] == nil }
             let clusters = features.filter { $0["properties"]?["cluster"] == .bool(true) }
@@ -117,7 +117,7 @@ import TestSupport
     }
 
     @Test func timelineCountsEveryEventOnce() throws {
-        let json = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: bundle.directory.appendingPathComponent("timeline.json")))
+        let json = try JSON(reading: Data(contentsOf: bundle.directory.appendingPathComponent("timeline.json")))
         guard case .array(let days)? = json["days"], case .array(let bands)? = json["bands"] else { Issue.record("no days"); return }
         #expect(bands.count == 8)
         var perDay: [String: Int] = [:]
@@ -135,7 +135,7 @@ import TestSupport
 
     @Test func manifestListsEveryFileWithItsSizeAndHash() throws {
         let text = try String(contentsOf: bundle.directory.appendingPathComponent("manifest.json"), encoding: .utf8)
-        let json = try JSONDecoder().decode(JSON.self, from: Data(text.utf8))
+        let json = try JSON(reading: Data(text.utf8))
         #expect(json["bundle_version"]?.string == bundle.summary.bundleVersion)
         #expect(bundle.directory.lastPathComponent.hasSuffix(bundle.summary.bundleVersion))
         #expect(json["store"]?["high_water_mark"]?.number == Double(bundle.events.values.map(\.updated).max()!))
@@ -182,7 +182,7 @@ import TestSupport
         #expect(html.components(separatedBy: "https://").dropFirst().allSatisfy { $0.hasPrefix("earthquake.usgs.gov/") })
         let start = try #require(html.range(of: "<script id=\"data\" type=\"application/json\">"))
         let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
-        let data = try JSONDecoder().decode(JSON.self, from: Data(html[start.upperBound..<end.lowerBound].utf8))
+        let data = try JSON(reading: Data(html[start.upperBound..<end.lowerBound].utf8))
         guard case .array(let zooms)? = data["zooms"] else { Issue.record("no zooms"); return }
         #expect(zooms.count == ProofBundle.maxZoom + 1)
         #expect(data["events"]?.number == Double(bundle.events.count))

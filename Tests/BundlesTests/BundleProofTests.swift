@@ -65,7 +65,7 @@ import TestSupport
         #expect(metadata["bounds"]?.split(separator: ",").count == 4)
         #expect(metadata["center"]?.split(separator: ",").count == 3)
         #expect(bundle.report.mbtiles.application_id == 0x4d50_4258)
-        let json = try JSONDecoder().decode(JSON.self, from: Data(metadata["json"]!.utf8))
+        let json = try JSON(reading: Data(metadata["json"]!.utf8))
         guard case .array(let layers)? = json["vector_layers"] else { Issue.record("no vector_layers"); return }
         let quakes = layers.first { $0["id"]?.string == "quakes" }
         for attribute in EventAttribute.defaults {

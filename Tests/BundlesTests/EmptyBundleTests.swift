@@ -41,14 +41,14 @@ import TestSupport
 
         // Every zoom has a GeoJSON FeatureCollection without features.
         for zoom in 0...4 {
-            let json = try JSONDecoder().decode(JSON.self, from: Gzip.decompress(Data(contentsOf: bundle.appendingPathComponent("geojson/z\(zoom).geojson.gz"))))
+            let json = try JSON(reading: Gzip.decompress(Data(contentsOf: bundle.appendingPathComponent("geojson/z\(zoom).geojson.gz"))))
             #expect(json["type"] == .string("FeatureCollection") && json["features"] == .array([]))
         }
         try Self.expectAnEmptyAppDatabase(bundle.appendingPathComponent("quakes.sqlite"))
         // Timeline, manifest, preview.
-        let timeline = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: bundle.appendingPathComponent("timeline.json")))
+        let timeline = try JSON(reading: Data(contentsOf: bundle.appendingPathComponent("timeline.json")))
         #expect(timeline["days"] == .array([]) && timeline["total"]?.number == 0)
-        let manifest = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        let manifest = try JSON(reading: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
         #expect(manifest["selection"]?["events"]?.number == 0 && manifest["selection"]?["first_time"] == .null)
         guard case .array(let warnings)? = manifest["warnings"] else { Issue.record("no warnings in the manifest"); return }
         #expect(warnings.contains { $0.string?.contains("the bundle is empty") == true })
@@ -79,7 +79,7 @@ import TestSupport
             $0.recentDays = .days(7)
         }
         #expect(summary.events == 0)
-        let manifest = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: summary.directory.appendingPathComponent("manifest.json")))
+        let manifest = try JSON(reading: Data(contentsOf: summary.directory.appendingPathComponent("manifest.json")))
         #expect(manifest["recent"] == nil)
         #expect(!FileManager.default.fileExists(atPath: summary.directory.appendingPathComponent("recent.geojson").path))
         let since = try DatabaseQueue(path: summary.directory.appendingPathComponent("quakes.sqlite").path).read {

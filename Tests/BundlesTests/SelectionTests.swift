@@ -37,11 +37,11 @@ import TestSupport
             $0.thinning.maxZoom = 5
         }
         #expect(summary.events == expected.count)
-        let geojson = try JSONDecoder().decode(JSON.self, from: Gzip.decompress(Data(contentsOf: summary.directory.appendingPathComponent("geojson/z5.geojson.gz"))))
+        let geojson = try JSON(reading: Gzip.decompress(Data(contentsOf: summary.directory.appendingPathComponent("geojson/z5.geojson.gz"))))
         guard case .array(let features)? = geojson["features"] else { Issue.record("no features"); return }
         // The map's quakes: the last zoom's, and those of the recent layer (on by default for a long catalog) beside them.
         let recentFile = summary.directory.appendingPathComponent("recent.geojson")
-        let recent = FileManager.default.fileExists(atPath: recentFile.path) ? try JSONDecoder().decode(JSON.self, from: Data(contentsOf: recentFile)) : nil
+        let recent = FileManager.default.fileExists(atPath: recentFile.path) ? try JSON(reading: Data(contentsOf: recentFile)) : nil
         var recentFeatures: [JSON] = []
         if case .array(let list)? = recent?["features"] { recentFeatures = list }
         let ids = features.compactMap { $0["id"]?.string }, recentIDs = recentFeatures.compactMap { $0["id"]?.string }

@@ -22,7 +22,7 @@ import TestSupport
         }
         #expect(!summary.warnings.isEmpty)
         #expect(summary.warnings.contains { $0.hasPrefix("tile 7/") }, "\(summary.warnings)")
-        let manifest = try JSONDecoder().decode(JSON.self, from: Data(contentsOf: summary.directory.appendingPathComponent("manifest.json")))
+        let manifest = try JSON(reading: Data(contentsOf: summary.directory.appendingPathComponent("manifest.json")))
         guard case .array(let warnings)? = manifest["warnings"] else { Issue.record("no warnings in the manifest"); return }
         #expect(warnings.count == summary.warnings.count)
 

@@ -33,8 +33,44 @@ final class TestStore: @unchecked Sendable {
 
     /// A store in `directory/store/quakes.sqlite` (the workspace layout) holding the events of sample files.
     convenience init(workspace directory: URL, samples: [String], extra: [QuakeEvent] = []) throws {
-        let events = samples.flatMap { CatalogFile.read(TestData.usgs($0)).events }
-        try self.init(at: directory.appendingPathComponent("store/quakes.sqlite"), events: Self.newestPerID(events + extra))
+        let url = directory.appendingPathComponent("store/quakes.sqlite")
+        guard extra.isEmpty else {
+            let events = samples.flatMap { CatalogFile.read(TestData.usgs($0)).events }
+            try self.init(at: url, events: Self.newestPerID(events + extra))
+            return
+        }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("store"), withIntermediateDirectories: true)
+        try Self.templates.bytes(of: samples).write(to: url)
+        try self.init(opening: url)
+    }
+
+    /// Opens a store file made before.
+    private init(opening url: URL) throws {
+        self.url = url
+        queue = try DatabaseQueue(path: url.path)
+    }
+
+    /// The bytes of a store of each set of samples, made once per test process: tens of tests
+    /// export the same samples, and parsing and inserting them again was a tenth of the suite's
+    /// CPU. A copy is the same file that making it again gives.
+    private static let templates = Templates()
+
+    private final class Templates: @unchecked Sendable {
+        private let lock = NSLock()
+        private var made: [[String]: Data] = [:]
+
+        func bytes(of samples: [String]) throws -> Data {
+            lock.lock()
+            defer { lock.unlock() }
+            if let bytes = made[samples] { return bytes }
+            let directory = TemporaryDirectory("test-store")
+            let events = samples.flatMap { CatalogFile.read(TestData.usgs($0)).events }
+            let url = directory.path("quakes.sqlite")
+            _ = try TestStore(at: url, events: TestStore.newestPerID(events))
+            let bytes = try Data(contentsOf: url)
+            made[samples] = bytes
+            return bytes
+        }
     }
 
     /// Inserts or replaces events (by id).
