@@ -95,8 +95,9 @@ import FoundationNetworking
 
     /// With a recent layer (`--recent-days`), the served style reads `recent.geojson` from the
     /// server and MapLibre GL JS draws its quakes over the tiles' (the 196 CONUS quakes from
-    /// 2019-11-10 on), counted in `data-in-view` with the others.
-    @Test func servesTheRecentLayer() async throws {
+    /// 2019-11-10 on), counted in `data-in-view` with the others. Drawn in Chromium, so a
+    /// renderer test, as `servesTheBundleForAMapInABrowser` is.
+    @Test(.tags(.renderer), .unlessSkipped(.renderer)) func servesTheRecentLayer() async throws {
         let directory = TemporaryDirectory("serve-recent")
         let root = try await Self.exportedWorkspace(in: directory, ["--recent-days", "30"])
         let server = try ServeProcess(["--workspace", root, "--port", "0", "--quiet"], log: directory.path("serve.log"))
