@@ -43,8 +43,11 @@ public struct OptionDeclaration<Options: DeclaredOptions>: Sendable {
     public let defaultText: String?
     /// The names it takes, when it takes one of a few (`--thinning`); empty otherwise.
     public let choices: [String]
-    /// What it does, as declared: `help` puts the default in.
-    private var summary: String
+    /// The text of `--help`: the summary with the default (at `{default}` in it, else after it)
+    /// and the choices. Made once: ArgumentParser makes a command's flags again and again on every
+    /// run of a debug build (its checks), and making this text each time was half of what making
+    /// one of our flags cost (a profile of the replay's bakes: 3 % of each run).
+    public private(set) var help: String
     /// Reads a text into the option's place in the options; throws an `OptionProblem`.
     private let read: @Sendable (String, inout Options) throws -> Void
     /// The problem with the option's value in `options`, if any (the check alone, for options made in code).
@@ -54,9 +57,8 @@ public struct OptionDeclaration<Options: DeclaredOptions>: Sendable {
     public var longFlag: String { "--" + flag }
     /// Whether `--help` leaves the option out.
     public var isHidden: Bool { key == nil }
-    /// The text of `--help`: the summary with the default (at `{default}` in it, else after it)
-    /// and the choices.
-    public var help: String {
+    /// `summary` with the default put in and the choices after it.
+    private static func helpText(_ summary: String, defaultText: String?, choices: [String]) -> String {
         var text = summary
         if let defaultText {
             if text.contains("{default}") {
@@ -72,7 +74,7 @@ public struct OptionDeclaration<Options: DeclaredOptions>: Sendable {
     /// --out` reads the bundle versions `export --out` writes), so every other part stays one.
     public func worded(_ summary: String) -> Self {
         var reworded = self
-        reworded.summary = summary
+        reworded.help = Self.helpText(summary, defaultText: defaultText, choices: choices)
         return reworded
     }
 
@@ -94,9 +96,9 @@ public struct OptionDeclaration<Options: DeclaredOptions>: Sendable {
         self.key = key
         self.form = form
         self.valueName = valueName
-        self.summary = summary
         self.choices = choices
         defaultText = text.map { $0(Options()[keyPath: path]) }
+        help = Self.helpText(summary, defaultText: defaultText, choices: choices)
         let longFlag = "--" + flag
         read = { input, options in
             let value: Value
