@@ -26,6 +26,9 @@ import TestSupport
         // The reruns after each kill, at full speed: what they show (the next pull finishes, resuming
         // what the kill left) does not need the slow link, and the trials run one after another.
         let fast = try ObjectServer(upstream: publication.url)
+        func pull(from server: ObjectServer, to app: URL) -> [String] {
+            ["pull", "--from", server.url.absoluteString, "--to", app.path, "--quiet"]
+        }
 
         let seed = ProcessInfo.processInfo.environment["QUAKE_BAKE_KILL_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64(UInt32.max))
         var random = SeededGenerator(seed: seed)
@@ -36,7 +39,7 @@ import TestSupport
             let app = dir.path(fromOld ? "timed-update" : "timed-install")
             if fromOld { try FileManager.default.copyItem(at: held, to: app) }
             let started = Date()
-            _ = try await QuakeBakeCLI.run(["pull", "--from", server.url.absoluteString, "--to", app.path, "--quiet"]).checked()
+            _ = try await QuakeBakeCLI.run(pull(from: server, to: app)).checked()
             took[fromOld] = Date().timeIntervalSince(started)
         }
         // The biggest object an install downloads.
@@ -51,7 +54,6 @@ import TestSupport
             let kind = trials % 4
             let fromOld = kind % 2 == 1
             if fromOld { try FileManager.default.copyItem(at: held, to: app) }
-            let arguments = ["pull", "--from", server.url.absoluteString, "--to", app.path, "--quiet"]
             let after = random.nextUnit() * took[fromOld]! * 1.2
             let deadline = Date().addingTimeInterval(after)
             let current = app.appendingPathComponent("current")
@@ -66,7 +68,7 @@ import TestSupport
             case 3: { FileManager.default.fileExists(atPath: staging.path) }
             default: { Date() >= deadline }
             }
-            let run = try await QuakeBakeCLI.run(arguments, killedWhen: moment)
+            let run = try await QuakeBakeCLI.run(pull(from: server, to: app), killedWhen: moment)
             guard run.killed else { continue }
             kills += 1
 
@@ -87,7 +89,7 @@ import TestSupport
             // The next pull finishes, going on from the partial download the kill left.
             let partials = try Self.partials(in: app)
             let rerunStarted = Date()
-            let rerun = try await QuakeBakeCLI.run(["pull", "--from", fast.url.absoluteString, "--to", app.path, "--quiet"])
+            let rerun = try await QuakeBakeCLI.run(pull(from: fast, to: app))
             #expect(rerun.status == 0, "trial \(trials): \(rerun)")
             let comparison = try await BundleWitness.compare(current, versions.directories[1])
             #expect(comparison.mismatches == 0, "trial \(trials), after the rerun: \(comparison)")

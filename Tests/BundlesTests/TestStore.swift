@@ -51,7 +51,7 @@ final class TestStore: @unchecked Sendable {
     }
 
     /// The bytes of a store of each set of samples, made once per test process: tens of tests
-    /// export the same samples, and parsing and inserting them again was a tenth of the suite's
+    /// export the same samples, and parsing and inserting them again was 8 % of BundlesTests'
     /// CPU. A copy is the same file that making it again gives.
     private static let templates = Templates()
 

@@ -15,7 +15,7 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
     /// Requests go one at a time (the process answers them in order).
     private let queue = DispatchQueue(label: "s3-witness")
 
-    /// A client of the store at `endpoint`, as the identity `accessKey`/`secretKey`; its process starts on the first request.
+    /// A client of the store at `endpoint`, as the test identity (`SeaweedFS.accessKey`); its process starts on the first request.
     init(endpoint: URL) {
         self.endpoint = endpoint
     }
