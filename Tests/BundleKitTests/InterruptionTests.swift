@@ -10,8 +10,7 @@ import TestSupport
 /// download it cut short. A connection cut mid-body is resumed within the same pull.
 @Suite(.serialized) struct PullInterruptionTests {
     @Test func pullKilledAtRandomMomentsLeavesTheOldOrTheNewVersion() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let dir = TemporaryDirectory("client-kill")
         let versions = try await ExportedVersions(in: dir.url)
         try await versions.revise()
@@ -109,8 +108,7 @@ import TestSupport
     /// A connection cut twice in the middle of the app database's body: the same update asks for the
     /// rest each time (`Range: bytes=N-`), and gets the version exactly, having downloaded it once.
     @Test func aDownloadCutShortResumesWhereItStopped() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let dir = TemporaryDirectory("client-cut")
         let versions = try await ExportedVersions(in: dir.url)
         let publication = StorePublication(store: store, workspace: versions.workspace, prefix: "maps")

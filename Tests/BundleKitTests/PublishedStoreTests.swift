@@ -11,8 +11,7 @@ import TestSupport
 /// delta rows, the objects that ride in the PMTiles upload.
 @Suite(.serialized) struct PublishedStoreTests {
     @Test func everyVersionPublishedToTheStoreIsPulledExactlyFromEveryOlderOne() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let dir = TemporaryDirectory("client-store")
         let versions = try await ExportedVersions(in: dir.url)
         let publication = StorePublication(store: store, workspace: versions.workspace, prefix: "maps")
@@ -89,8 +88,7 @@ import TestSupport
     /// and the app keeps v1, whole; with a pointer naming v2's own files, the delta is refused and
     /// v2 comes whole, exactly. The payload never runs.
     @Test func eachHostileDeltaInTheStoreIsRefusedAndChangesNothing() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let dir = TemporaryDirectory("client-store-hostile")
         let versions = try await ExportedVersions(in: dir.url)
         try await versions.revise()

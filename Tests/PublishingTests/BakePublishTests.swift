@@ -8,8 +8,10 @@ import TestSupport
 /// temporary failure (75) after which the next bake publishes; status shows the last publish.
 @Suite(.serialized) struct BakePublishTests {
     @Test func bakePublishesAfterEachExport() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        // A store of its own: this test stops it and starts it again.
+        let server = try await SeaweedFS(buckets: ["quakes"])
+        defer { server.stop() }
+        let store = server.bucket("quakes")
         let standIn = try StandInProcess(catalogs: [TestData.usgs("query-m4.5-2010-2020-sample.geojson.gz")], cap: 200)
         let directory = TemporaryDirectory("bake-publish")
         let workspace = directory.path("ws")
@@ -45,14 +47,14 @@ import TestSupport
         // The store away: the fetch, index and export are done, the publish is a temporary failure.
         let id = try #require(try await standIn.catalog("starttime=2010-01-01").map(\.id).min())
         _ = try await standIn.update(id, ["mag": 8.8])
-        store.stop()
+        server.stop()
         let away = try await QuakeBakeCLI.run(arguments + ["--quiet"])
         #expect(away.status == 75, "\(away.standardError)")
         #expect(away.standardError.contains("the store did not answer"), "\(away.standardError)")
         let failed = try await BakeSupport.status(workspace)
         #expect(failed.runs.first?.outcome == "temporary failure" && failed.runs.first?.stage == "done")
 
-        try await store.restart()
+        try await server.restart()
         let back = try await QuakeBakeCLI.run(arguments + ["--quiet"])
         #expect(back.status == 0, "\(back.standardError)")
         let after = try await BakeSupport.status(workspace)

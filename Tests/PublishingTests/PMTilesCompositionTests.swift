@@ -13,8 +13,7 @@ import TestSupport
 /// for byte (the pmtiles reader over HTTP range requests), and MapLibre Native draws it.
 @Suite(.serialized) struct PMTilesCompositionTests {
     @Test func theStoreAssemblesThePMTilesFromThePreviousOne() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let directory = TemporaryDirectory("publish-pmtiles")
         let workspace = directory.path("ws")
         var synthetic = SyntheticCatalog.ending(count: 45_000, seed: 44)
@@ -23,7 +22,7 @@ import TestSupport
         try FeatureCollectionPages.writeSingleFile(events, to: catalog)
         _ = try await QuakeBakeCLI.run(["index", "--workspace", workspace.path, "--quiet", "--from", catalog.path]).checked()
         _ = try await QuakeBakeCLI.run(["export", "--workspace", workspace.path, "--quiet"]).checked()
-        let publicURL = store.endpoint.appendingPathComponent("quakes/web/")
+        let publicURL = store.publicURL("web/")
         let arguments = ["--public-url", publicURL.absoluteString, "--verbose"]
         let first = try await PublishSupport.publish(store, workspace: workspace, prefix: "web", extra: arguments)
         #expect(first.status == 0, "\(first.standardError)")

@@ -9,8 +9,7 @@ import TestSupport
 /// an upload in parts left by a killed publish is aborted by the next; the secret never shows.
 @Suite(.serialized) struct PublishFailureTests {
     @Test func refusalsChangeNothingAndNameWhatToCheck() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let directory = TemporaryDirectory("publish-refused")
         let workspace = try await PublishSupport.workspace(directory)
         let quakeBake = try QuakeBakeCLI.path()
@@ -20,7 +19,7 @@ import TestSupport
                                                         "--endpoint", store.endpoint.absoluteString, "--max-attempts", "2", "--give-up-after", "3"] + arguments)
         }
         let keys = ["AWS_ACCESS_KEY_ID=\(SeaweedFS.accessKey)", "AWS_SECRET_ACCESS_KEY=\(SeaweedFS.secretKey)"]
-        let good = try await publish(keys, ["--to", "s3://quakes/maps", "--verbose"])
+        let good = try await publish(keys, ["--to", store.target("maps"), "--verbose"])
         #expect(good.status == 0, "\(good.standardError)")
         let (before, beforeBytes) = try #require(try await PublishSupport.pointer(store, prefix: "maps"))
         let keysBefore = try await PublishSupport.listing(store, prefix: "maps")
@@ -28,17 +27,17 @@ import TestSupport
 
         let wrongSecret = "wrong-Secret/Also+Never-Logged-91b"
         let cases: [(environment: [String], arguments: [String], status: Int32, words: [String])] = [
-            (["AWS_ACCESS_KEY_ID=\(SeaweedFS.accessKey)", "AWS_SECRET_ACCESS_KEY=\(wrongSecret)"], ["--to", "s3://quakes/maps", "--verbose"], 1,
+            (["AWS_ACCESS_KEY_ID=\(SeaweedFS.accessKey)", "AWS_SECRET_ACCESS_KEY=\(wrongSecret)"], ["--to", store.target("maps"), "--verbose"], 1,
              ["SignatureDoesNotMatch", "check AWS_SECRET_ACCESS_KEY"]),
-            ([], ["--to", "s3://quakes/maps", "--credentials-file", try store.credentialsFile(secret: wrongSecret).path], 1,
+            ([], ["--to", store.target("maps"), "--credentials-file", try store.credentialsFile(secret: wrongSecret).path], 1,
              ["SignatureDoesNotMatch", "or the credentials file"]),
-            (["AWS_ACCESS_KEY_ID=AKIANOSUCHKEY0000000", "AWS_SECRET_ACCESS_KEY=\(wrongSecret)"], ["--to", "s3://quakes/maps"], 1,
+            (["AWS_ACCESS_KEY_ID=AKIANOSUCHKEY0000000", "AWS_SECRET_ACCESS_KEY=\(wrongSecret)"], ["--to", store.target("maps")], 1,
              ["InvalidAccessKeyId", "check AWS_ACCESS_KEY_ID"]),
             (keys, ["--to", "s3://no-such-bucket/maps"], 1, ["NoSuchBucket", "create it or check --to"]),
-            ([], ["--to", "s3://quakes/maps"], 1, ["no credentials for the store", "AWS_ACCESS_KEY_ID"]),
+            ([], ["--to", store.target("maps")], 1, ["no credentials for the store", "AWS_ACCESS_KEY_ID"]),
             (keys, ["--to", "http://quakes/maps"], 64, ["is not s3://BUCKET/PREFIX"]),
             (keys, ["--to", "s3://quakes/../maps"], 64, ["prefix must be path segments"]),
-            (keys, ["--to", "s3://quakes/maps", "--keep", "0"], 64, ["--keep"]),
+            (keys, ["--to", store.target("maps"), "--keep", "0"], 64, ["--keep"]),
         ]
         var outputs = [good.standardError, good.standardOutput]
         for c in cases {
@@ -62,8 +61,7 @@ import TestSupport
     }
 
     @Test func aStoreThatDiesMidPublishGives75AndTheNextRunConverges() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let directory = TemporaryDirectory("publish-store-dies")
         let workspace = try await PublishSupport.workspace(directory)
         #expect(try await PublishSupport.publish(store, workspace: workspace, prefix: "maps").status == 0)
@@ -74,7 +72,7 @@ import TestSupport
         // connection closed, new ones refused), as a store that dies then, at that point whatever the load.
         let relay = try CuttingRelay(upstreamPort: UInt16(try #require(store.endpoint.port)), cutAt: "PUT /")
         defer { relay.cut() }
-        let failed = try await QuakeBakeCLI.run(["publish", "--workspace", workspace.path, "--to", "s3://quakes/maps", "--endpoint", relay.url.absoluteString,
+        let failed = try await QuakeBakeCLI.run(["publish", "--workspace", workspace.path, "--to", store.target("maps"), "--endpoint", relay.url.absoluteString,
                                                  "--credentials-file", try store.credentialsFile().path, "--verbose", "--max-attempts", "3", "--give-up-after", "4"])
         #expect(relay.wasCut, "the publish put nothing: \(failed.standardError)")
         #expect(failed.status == 75, "\(failed.standardError)")
@@ -91,8 +89,7 @@ import TestSupport
     /// A file of three parts (any file the manifest lists is published: a basemap, say), the
     /// publish killed while they go up: the next publish aborts the upload left and converges.
     @Test func anUploadInPartsLeftByAKilledPublishIsAborted() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let directory = TemporaryDirectory("publish-parts")
         let workspace = try await PublishSupport.workspace(directory)
         let bundle = directory.path("bundle")
@@ -100,7 +97,7 @@ import TestSupport
         try Self.addFile("basemap.pmtiles", bytes: 20 << 20, to: bundle)
 
         let log = directory.path("publish.log")
-        let arguments = ["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", "s3://quakes/maps",
+        let arguments = ["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", store.target("maps"),
                          "--endpoint", store.endpoint.absoluteString, "--credentials-file", try store.credentialsFile().path, "--verbose"]
         let process = try QuakeBakeCLI.start(arguments, standardError: log)
         try await waitUntil("a part uploaded", timeout: 120) {
@@ -108,14 +105,14 @@ import TestSupport
         }
         kill(process.processIdentifier, SIGKILL)
         try await waitUntil("publish to end", timeout: 60) { !process.isRunning }
-        let unfinished = try await store.s3.unfinishedUploads(bucket: "quakes")
+        let unfinished = try await store.s3.unfinishedUploads(bucket: store.name)
         #expect(unfinished.contains { $0.key.contains("basemap") || $0.key.hasSuffix(".pmtiles") }, "no upload left to abort: \(unfinished)")
         #expect(try await PublishSupport.pointer(store, prefix: "maps") == nil)
 
         let rerun = try await QuakeBakeCLI.run(arguments)
         #expect(rerun.status == 0, "\(rerun.standardError)")
         #expect(rerun.standardError.contains("aborting an unfinished upload"), "\(rerun.standardError)")
-        let left = try await store.s3.unfinishedUploads(bucket: "quakes")
+        let left = try await store.s3.unfinishedUploads(bucket: store.name)
         #expect(left.isEmpty, "\(left)")
         let (pointer, _) = try #require(try await PublishSupport.pointer(store, prefix: "maps"))
         let basemap = try #require(pointer.files.first { $0.name == "basemap.pmtiles" })

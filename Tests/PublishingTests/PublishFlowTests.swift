@@ -15,11 +15,10 @@ import TestSupport
 /// PMTiles object to be assembled in the store.)
 @Suite(.serialized) struct PublishFlowTests {
     @Test func publishesChainsAndPrunes() async throws {
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let directory = TemporaryDirectory("publish-flow")
         let workspace = try await PublishSupport.workspace(directory)
-        let publicURL = store.endpoint.appendingPathComponent("quakes/maps/")
+        let publicURL = store.publicURL("maps/")
 
         // 1. The first publish: every file, the pointer last.
         let first = try await PublishSupport.publish(store, workspace: workspace, prefix: "maps",
@@ -37,7 +36,7 @@ import TestSupport
         #expect(keys.contains("current.json") && keys.filter { $0.hasPrefix("history/") }.count == 1)
         #expect(Set(pointer1.files.map(\.key)).isSubset(of: Set(keys)))
         let copied = directory.path("current-by-botocore.json")
-        try await store.s3.get(bucket: "quakes", key: "maps/current.json", to: copied)
+        try await store.s3.get(bucket: store.name, key: "maps/current.json", to: copied)
         #expect(try JSONDecoder().decode(PublishedPointer.self, from: Data(contentsOf: copied)) == pointer1)
         try await Self.checkMetadata(store, pointer: pointer1)
 
@@ -82,7 +81,7 @@ import TestSupport
 
         // 6. status shows the last publish; the secret is nowhere.
         let status = try await QuakeBakeCLI.run(["status", "--workspace", workspace.path])
-        #expect(status.standardOutput.contains("published: s3://quakes/maps, version \(last.bundleVersion)"), "\(status.standardOutput)")
+        #expect(status.standardOutput.contains("published: \(store.target("maps")), version \(last.bundleVersion)"), "\(status.standardOutput)")
         for text in outputs + [first.standardOutput, status.standardOutput] {
             #expect(!text.contains(SeaweedFS.secretKey))
         }
@@ -90,16 +89,16 @@ import TestSupport
     }
 
     /// Each kind of object has its Content-Type; objects are immutable for caches, the pointer is not.
-    static func checkMetadata(_ store: SeaweedFS, pointer: PublishedPointer) async throws {
+    static func checkMetadata(_ store: StoreBucket, pointer: PublishedPointer) async throws {
         let expected = ["quakes.pmtiles": "application/vnd.pmtiles", "quakes.mbtiles": "application/vnd.sqlite3", "quakes.sqlite": "application/gzip",
                         "style.json": "application/json", "preview.html": "text/html; charset=utf-8", "recent.geojson": "application/geo+json"]
         for (name, type) in expected {
             guard let file = pointer.files.first(where: { $0.name == name }) else { continue }
-            let response = try await PublishSupport.request(store.endpoint.appendingPathComponent("quakes/maps/\(file.key)"), method: "HEAD")
+            let response = try await PublishSupport.request(store.publicURL("maps/\(file.key)"), method: "HEAD")
             #expect(response.header("Content-Type") == type, "\(name)")
             #expect(response.header("Cache-Control") == "public, max-age=31536000, immutable", "\(name)")
         }
-        let current = try await PublishSupport.request(store.endpoint.appendingPathComponent("quakes/maps/current.json"), method: "HEAD")
+        let current = try await PublishSupport.request(store.publicURL("maps/current.json"), method: "HEAD")
         #expect(current.header("Cache-Control") == "no-cache")
         #expect(current.header("Content-Type") == "application/json")
     }
@@ -123,10 +122,10 @@ import TestSupport
     }
 
     /// The published PMTiles object serves every tile of the bundle's own, byte for byte.
-    static func checkPMTiles(_ store: SeaweedFS, pointer: PublishedPointer, bundle: URL, step: Int) async throws {
+    static func checkPMTiles(_ store: StoreBucket, pointer: PublishedPointer, bundle: URL, step: Int) async throws {
         let file = try #require(pointer.files.first { $0.name == "quakes.pmtiles" })
         let json = try await WitnessScript.run("published_witness.py", [
-            "pmtiles", store.endpoint.appendingPathComponent("quakes/maps/\(file.key)").absoluteString, bundle.appendingPathComponent("quakes.pmtiles").path])
+            "pmtiles", store.publicURL("maps/\(file.key)").absoluteString, bundle.appendingPathComponent("quakes.pmtiles").path])
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         #expect(report["different"] as? Int == 0 && report["missing"] as? Int == 0 && report["extra"] as? Int == 0, "step \(step): \(report)")
         #expect((report["tiles"] as? Int ?? 0) > 50, "step \(step): \(report)")

@@ -15,8 +15,7 @@ import TestSupport
 @Suite(.serialized) struct PublishKillTests {
     @Test func killedPublishesNeverLeaveReadersAnIncompleteVersion() async throws {
         let trials = ProcessInfo.processInfo.environment["QUAKE_BAKE_PUBLISH_KILLS"].flatMap(Int.init) ?? 20
-        let store = try await SeaweedFS(buckets: ["quakes"])
-        defer { store.stop() }
+        let store = try await SeaweedFS.sharedBucket()
         let directory = TemporaryDirectory("publish-kills")
         let workspace = try await PublishSupport.workspace(directory)
         let first = try PublishSupport.currentBundle(workspace)
@@ -25,7 +24,7 @@ import TestSupport
         let credentials = try store.credentialsFile()
         let storePort = UInt16(try #require(store.endpoint.port))
         func arguments(_ bundle: URL, through relay: CuttingRelay? = nil) -> [String] {
-            ["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", "s3://quakes/maps",
+            ["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", store.target("maps"),
              "--endpoint", (relay?.url ?? store.endpoint).absoluteString, "--credentials-file", credentials.path, "--quiet"]
         }
 
@@ -40,7 +39,7 @@ import TestSupport
             requests = counter.occurrences
         }
         try #require(requests > 0, "a publish made \(requests) requests")
-        let readers = Readers(base: store.endpoint.appendingPathComponent("quakes/maps/"))
+        let readers = Readers(base: store.publicURL("maps/"))
         let polling = Task { await readers.poll() }
         let seed = UInt64.random(in: 0...UInt64(UInt32.max))
         var random = SeededGenerator(seed: seed)

@@ -52,10 +52,10 @@ enum PublishSupport {
         workspace.appendingPathComponent("bundles/current").resolvingSymlinksInPath()
     }
 
-    /// `quake-bake publish` to `s3://quakes/PREFIX` on `store` with a credentials file.
-    static func publish(_ store: SeaweedFS, workspace: URL, prefix: String, extra: [String] = [],
+    /// `quake-bake publish` to `PREFIX` in `store` with a credentials file.
+    static func publish(_ store: StoreBucket, workspace: URL, prefix: String, extra: [String] = [],
                         secret: String = SeaweedFS.secretKey) async throws -> QuakeBakeCLI.Outcome {
-        try await QuakeBakeCLI.run(["publish", "--workspace", workspace.path, "--to", "s3://quakes/\(prefix)",
+        try await QuakeBakeCLI.run(["publish", "--workspace", workspace.path, "--to", store.target(prefix),
                                     "--endpoint", store.endpoint.absoluteString, "--credentials-file", try store.credentialsFile(secret: secret).path,
                                     "--max-attempts", "3", "--give-up-after", "5"] + extra)
     }
@@ -71,16 +71,16 @@ enum PublishSupport {
     }
 
     /// The pointer under `prefix`, read as a web client reads it; nil when there is none.
-    static func pointer(_ store: SeaweedFS, prefix: String) async throws -> (PublishedPointer, Data)? {
-        let answer = try await request(store.endpoint.appendingPathComponent("quakes/\(prefix)/current.json"))
+    static func pointer(_ store: StoreBucket, prefix: String) async throws -> (PublishedPointer, Data)? {
+        let answer = try await request(store.publicURL("\(prefix)/current.json"))
         guard answer.status == 200 else { return nil }
         return (try JSONDecoder().decode(PublishedPointer.self, from: answer.body), answer.body)
     }
 
     /// What is wrong with the publication under `prefix`, read back by the HTTP witness (every
     /// object the pointer names, its size and sha256); its version.
-    static func check(_ store: SeaweedFS, prefix: String) async throws -> (version: String, problems: [String]) {
-        let json = try await WitnessScript.run("published_witness.py", ["check", store.endpoint.appendingPathComponent("quakes/\(prefix)/").absoluteString])
+    static func check(_ store: StoreBucket, prefix: String) async throws -> (version: String, problems: [String]) {
+        let json = try await WitnessScript.run("published_witness.py", ["check", store.publicURL("\(prefix)/").absoluteString])
         let report = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
         return (report["version"] as? String ?? "", report["problems"] as? [String] ?? ["no report"])
     }
@@ -103,8 +103,8 @@ enum PublishSupport {
         })
     }
 
-    /// Every key under `s3://quakes/PREFIX/`, as botocore lists it (relative to the prefix).
-    static func listing(_ store: SeaweedFS, prefix: String) async throws -> [String] {
-        try await store.s3.keys(bucket: "quakes", prefix: "\(prefix)/").map { String($0.dropFirst(prefix.count + 1)) }
+    /// Every key under `PREFIX/` of `store`, as botocore lists it (relative to the prefix).
+    static func listing(_ store: StoreBucket, prefix: String) async throws -> [String] {
+        try await store.s3.keys(bucket: store.name, prefix: "\(prefix)/").map { String($0.dropFirst(prefix.count + 1)) }
     }
 }

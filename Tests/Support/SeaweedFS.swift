@@ -24,6 +24,8 @@ public final class SeaweedFS: @unchecked Sendable {
     public let s3: S3Witness
     private let buckets: [String]
     private let ports: [String: Int]
+    /// Whether the shell that runs the server removes `directory` once it has killed it.
+    private let outlivesItsTests: Bool
     private var running: (process: Process, input: Pipe, exited: DispatchSemaphore)?
     /// Whether this store holds one of `StoreSlots` (from `init` until the first `stop()`).
     private var holdsSlot = false
@@ -35,8 +37,11 @@ public final class SeaweedFS: @unchecked Sendable {
     /// Starts a store with `buckets` made, and waits until it takes writes (at most 120 s). At
     /// most `StoreSlots.limit` stores run at once in a test process (each is four servers; on a
     /// small machine more at once do not start in time): this waits for a slot first.
-    public init(buckets: [String]) async throws {
+    /// `outlivingItsTests`: the store is never stopped (`SeaweedFS.sharedBucket()`), so the
+    /// shell that kills it when the test process ends removes its directory too.
+    public init(buckets: [String], outlivingItsTests: Bool = false) async throws {
         self.buckets = buckets
+        outlivesItsTests = outlivingItsTests
         guard FileManager.default.isExecutableFile(atPath: Self.weed.path) else {
             throw ChildProcess.Failure(description: "no SeaweedFS at \(Self.weed.path): run Scripts/setup")
         }
@@ -114,9 +119,11 @@ public final class SeaweedFS: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The server's stdin is /dev/null; the shell's is the pipe, whose end kills the server.
-        process.arguments = ["-c", "\"$@\" </dev/null >\"$LOG\" 2>&1 & p=$!; cat >/dev/null; kill -9 $p; wait $p", "sh", Self.weed.path] + arguments
+        process.arguments = ["-c", "\"$@\" </dev/null >\"$LOG\" 2>&1 & p=$!; cat >/dev/null; kill -9 $p; wait $p; [ -z \"$REMOVE\" ] || rm -rf \"$REMOVE\"",
+                             "sh", Self.weed.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LOG"] = directory.path("weed.log").path
+        environment["REMOVE"] = outlivesItsTests ? directory.url.path : ""
         process.environment = environment
         let input = Pipe()
         process.standardInput = input

@@ -2,22 +2,22 @@ import Foundation
 import QuakeBundleKit
 import TestSupport
 
-/// A publication made by the real `quake-bake publish` to `s3://quakes/PREFIX` on a real store
+/// A publication made by the real `quake-bake publish` to `PREFIX` in a bucket of a real store
 /// (SeaweedFS, signatures checked), read back as an app reads it: anonymously, over plain HTTP.
 struct StorePublication {
-    let store: SeaweedFS
+    let store: StoreBucket
     /// The workspace `publish` keeps its scratch files and record in (the exports' own).
     let workspace: URL
     let prefix: String
 
     /// Where an app reads the publication: the store's public URL of the prefix.
-    var url: URL { store.endpoint.appendingPathComponent("quakes/\(prefix)/") }
+    var url: URL { store.publicURL("\(prefix)/") }
 
     /// Publishes the bundle version directory `bundle` (its deltas included) and returns the
     /// pointer the store then holds.
     @discardableResult
     func publish(_ bundle: URL, extra: [String] = []) async throws -> PublishedPointer {
-        _ = try await QuakeBakeCLI.run(["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", "s3://quakes/\(prefix)",
+        _ = try await QuakeBakeCLI.run(["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", store.target(prefix),
                                         "--endpoint", store.endpoint.absoluteString, "--credentials-file", try store.credentialsFile().path,
                                         "--quiet"] + extra).checked()
         return try await pointer()
@@ -26,7 +26,7 @@ struct StorePublication {
     /// Puts the file at `local` into the store at `key` (relative to the prefix), as an edit of
     /// the publication by someone other than `publish` would.
     func put(_ local: URL, key: String) async throws {
-        try await store.s3.put(local, bucket: "quakes", key: "\(prefix)/\(key)")
+        try await store.s3.put(local, bucket: store.name, key: "\(prefix)/\(key)")
     }
 
     /// Overwrites the pointer with `pointer`.
@@ -41,7 +41,7 @@ struct StorePublication {
     func pointer() async throws -> PublishedPointer {
         let copy = store.directory.path("current-\(UUID().uuidString.prefix(8)).json")
         defer { try? FileManager.default.removeItem(at: copy) }
-        try await store.s3.get(bucket: "quakes", key: "\(prefix)/\(PublishedPointer.key)", to: copy)
+        try await store.s3.get(bucket: store.name, key: "\(prefix)/\(PublishedPointer.key)", to: copy)
         return try JSONDecoder().decode(PublishedPointer.self, from: Data(contentsOf: copy))
     }
 }
