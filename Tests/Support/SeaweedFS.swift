@@ -119,10 +119,15 @@ public final class SeaweedFS: @unchecked Sendable {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         // The server's stdin is /dev/null; the shell's is the pipe, whose end kills the server.
-        process.arguments = ["-c", "\"$@\" </dev/null >\"$LOG\" 2>&1 & p=$!; cat >/dev/null; kill -9 $p; wait $p; [ -z \"$REMOVE\" ] || rm -rf \"$REMOVE\"",
+        // Killed, the servers leave their Unix sockets (`seaweedfs-filer-PORT.sock`…) in the
+        // temporary directory: the shell removes them, and the store's directory if it outlives its tests.
+        process.arguments = ["-c", "\"$@\" </dev/null >\"$LOG\" 2>&1 & p=$!; cat >/dev/null; kill -9 $p; wait $p; "
+                                 + "for port in $PORTS; do rm -f \"${TMPDIR:-/tmp}\"/seaweedfs-*-$port.sock; done; "
+                                 + "[ -z \"$REMOVE\" ] || rm -rf \"$REMOVE\"",
                              "sh", Self.weed.path] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["LOG"] = directory.path("weed.log").path
+        environment["PORTS"] = ports.values.sorted().map(String.init).joined(separator: " ")
         environment["REMOVE"] = outlivesItsTests ? directory.url.path : ""
         process.environment = environment
         let input = Pipe()
