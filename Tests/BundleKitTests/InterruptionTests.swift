@@ -8,7 +8,7 @@ import TestSupport
 /// (SeaweedFS): `quake-bake pull` killed (SIGKILL) at random moments leaves a bundle that opens
 /// and equals the old version or the new one, never a mix; the next pull finishes, resuming the
 /// download it cut short. A connection cut mid-body is resumed within the same pull.
-@Suite(.serialized) struct PullInterruptionTests {
+@Suite(.serialized, .onAThreadOfItsOwn) struct PullInterruptionTests {
     @Test func pullKilledAtRandomMomentsLeavesTheOldOrTheNewVersion() async throws {
         let store = try await SeaweedFS.sharedBucket()
         let dir = TemporaryDirectory("client-kill")

@@ -18,7 +18,7 @@ import TestSupport
 /// workspace and a progress file live there, and a new run first brings the stand-in back to
 /// the last completed step (its simulation is seeded and advances step by step, so the same
 /// steps give the same catalog), then goes on from the next one.
-@Suite(.serialized, .tags(.replay), .unlessSkipped(.replay)) struct ReplayTests {
+@Suite(.serialized, .tags(.replay), .unlessSkipped(.replay), .onAThreadOfItsOwn) struct ReplayTests {
     /// What a replay has done so far, kept in `QUAKE_BAKE_REPLAY_DIR/progress.json`.
     struct Progress: Codable, Equatable {
         var file: String
