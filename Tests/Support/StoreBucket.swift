@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Most tests take one on the store the test process shares (`SeaweedFS.sharedBucket()`): a
 /// store is four servers that take seconds of CPU to start, and the publishing suites queued for
-/// `StoreSlots` ended the test run a minute after the rest. A test that stops or restarts its
+/// `StoreSlots` ended the quick loop 50 s after the rest. A test that stops or restarts its
 /// store starts one of its own (`SeaweedFS(buckets:)`) and takes its bucket with `bucket(_:)`.
 ///
 /// ```swift
