@@ -4,14 +4,14 @@ import Testing
 /// A serial dispatch queue as a task executor, for the tests that are long chains of awaits
 /// (`.onAThreadOfItsOwn`).
 @available(macOS 15.0, iOS 18.0, *)
-public final class QueueTaskExecutor: TaskExecutor {
+final class QueueTaskExecutor: TaskExecutor {
     private let queue: DispatchQueue
 
-    public init(label: String) {
+    init(label: String) {
         queue = DispatchQueue(label: label)
     }
 
-    public func enqueue(_ job: consuming ExecutorJob) {
+    func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }

@@ -27,16 +27,14 @@ public final class SeaweedFS: @unchecked Sendable {
     /// Whether the shell that runs the server removes `directory` once it has killed it.
     private let outlivesItsTests: Bool
     private var running: (process: Process, input: Pipe, exited: DispatchSemaphore)?
-    /// Whether this store holds one of `StoreSlots` (from `init` until the first `stop()`).
-    private var holdsSlot = false
     private let lock = NSLock()
 
     /// The `weed` binary of the witness venv.
     public static let weed = TestData.projectRoot.appendingPathComponent(".build/witness-venv/bin/weed")
 
-    /// Starts a store with `buckets` made, and waits until it takes writes (at most 120 s). At
-    /// most `StoreSlots.limit` stores run at once in a test process (each is four servers; on a
-    /// small machine more at once do not start in time): this waits for a slot first.
+    /// Starts a store with `buckets` made, and waits until it takes writes (at most 120 s). A
+    /// store is four servers: a test process runs one for most tests (`sharedBucket()`), and one
+    /// more for a test that stops and restarts its own.
     /// `outlivingItsTests`: the store is never stopped (`SeaweedFS.sharedBucket()`), so the
     /// shell that kills it when the test process ends removes its directory too.
     public init(buckets: [String], outlivingItsTests: Bool = false) async throws {
@@ -45,17 +43,10 @@ public final class SeaweedFS: @unchecked Sendable {
         guard FileManager.default.isExecutableFile(atPath: Self.weed.path) else {
             throw ChildProcess.Failure(description: "no SeaweedFS at \(Self.weed.path): run Scripts/setup")
         }
-        await StoreSlots.shared.acquire()  // before the ports are chosen, so that they are still free when it starts
         var ports: [String: Int] = [:]
-        do {
-            for name in ["master", "master.grpc", "volume", "volume.grpc", "filer", "filer.grpc", "s3", "s3.grpc"] {
-                ports[name] = try Self.freePort(excluding: Set(ports.values))
-            }
-        } catch {
-            StoreSlots.shared.release()
-            throw error
+        for name in ["master", "master.grpc", "volume", "volume.grpc", "filer", "filer.grpc", "s3", "s3.grpc"] {
+            ports[name] = try Self.freePort(excluding: Set(ports.values))
         }
-        holdsSlot = true  // from here on given back by stop(), or deinit when this throws
         directory = TemporaryDirectory("seaweedfs")
         self.ports = ports
         endpoint = URL(string: "http://127.0.0.1:\(ports["s3"]!)")!
@@ -140,19 +131,17 @@ public final class SeaweedFS: @unchecked Sendable {
         lock.withLock { running = (process, input, exited) }
     }
 
-    /// Kills the server (SIGKILL) and waits for it to end; the first stop gives the store's slot
-    /// back (a store started again after it runs beside the limit: one test's restart).
+    /// Kills the server (SIGKILL) and waits for it to end.
     public func stop() {
-        let (stopping, slot) = lock.withLock { () -> ((Process, Pipe, DispatchSemaphore)?, Bool) in
-            defer { (running, holdsSlot) = (nil, false) }
-            return (running, holdsSlot)
+        let stopping = lock.withLock { () -> (Process, Pipe, DispatchSemaphore)? in
+            defer { running = nil }
+            return running
         }
         if let (_, input, exited) = stopping {
             try? input.fileHandleForWriting.close()
             exited.wait()
         }
         s3.stop()  // started again by the next request (after a `restart()`)
-        if slot { StoreSlots.shared.release() }
     }
 
     /// An AWS credentials file with the test identity (or another `secret`), profile `default`.
@@ -180,42 +169,5 @@ public final class SeaweedFS: @unchecked Sendable {
             if port > 0 && !taken.contains(port) { return port }
         }
         throw ChildProcess.Failure(description: "no free loopback port")
-    }
-}
-
-/// The stores a test process may run at once, handed out first come, first served.
-final class StoreSlots: @unchecked Sendable {  // state under `lock`
-    static let shared = StoreSlots()
-    /// Stores at once (the suites run in parallel; each runs its store's tests one at a time).
-    static let limit = 3
-    private let lock = NSLock()
-    private var free = StoreSlots.limit
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    /// Returns once a slot is this caller's.
-    func acquire() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let now: Bool = lock.withLock {
-                guard free > 0 else {
-                    waiting.append(continuation)
-                    return false
-                }
-                free -= 1
-                return true
-            }
-            if now { continuation.resume() }
-        }
-    }
-
-    /// Gives a slot back: to the first waiting, else to the pool.
-    func release() {
-        let next: CheckedContinuation<Void, Never>? = lock.withLock {
-            if waiting.isEmpty {
-                free += 1
-                return nil
-            }
-            return waiting.removeFirst()
-        }
-        next?.resume()
     }
 }

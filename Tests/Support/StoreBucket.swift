@@ -4,9 +4,10 @@ import Foundation
 /// client of its own.
 ///
 /// Most tests take one on the store the test process shares (`SeaweedFS.sharedBucket()`): a
-/// store is four servers that take seconds of CPU to start, and the publishing suites queued for
-/// `StoreSlots` ended the quick loop 50 s after the rest. A test that stops or restarts its
-/// store starts one of its own (`SeaweedFS(buckets:)`) and takes its bucket with `bucket(_:)`.
+/// store is four servers that take seconds of CPU to start, and when each test started its own,
+/// three at most at once, the publishing suites ended the quick loop 50 s after the rest. A test
+/// that stops or restarts its store starts one of its own (`SeaweedFS(buckets:)`) and takes its
+/// bucket with `bucket(_:)`.
 ///
 /// ```swift
 /// let store = try await SeaweedFS.sharedBucket()
