@@ -31,7 +31,7 @@ class Browser:
 
         self.process = subprocess.Popen(
             ["chromium", "--headless", "--no-sandbox", "--enable-unsafe-swiftshader", "--use-angle=swiftshader",
-             "--ignore-gpu-blocklist", "--window-size=1400,900", "--remote-debugging-pipe", f"--user-data-dir={profile}",
+             "--ignore-gpu-blocklist", "--disable-gpu-compositing", "--window-size=1400,900", "--remote-debugging-pipe", f"--user-data-dir={profile}",
              "about:blank"],
             pass_fds=(3, 4), preexec_fn=wire, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(commands_read)
