@@ -6,8 +6,10 @@
 Drives Chromium through its DevTools protocol over a pipe (--remote-debugging-pipe), in
 real time: a page that draws in animation frames (MapLibre GL JS) draws, which it does
 not under --dump-dom and virtual time. Evaluates EXPRESSION every 250 ms until it gives
-a truthy value (or the timeout passes, 120 s by default), then optionally takes a screenshot. WebGL is
-SwiftShader's (software). Prints JSON: {"value": ..., "errors": [every uncaught exception
+a truthy value (or the timeout passes, 120 s by default), then optionally takes a
+screenshot. WebGL is SwiftShader's (software); the page is composited in software too
+(--disable-gpu-compositing: the same picture, for about a third of the CPU that compositing
+through SwiftShader took). Prints JSON: {"value": ..., "errors": [every uncaught exception
 and console.error of the page]}.
 """
 import base64
