@@ -122,9 +122,12 @@ def value_check(column):
 
 
 def check_schema(db, tables, path):
-    """Refuses the file attached as `delta` unless it is exactly as `tables` declares."""
+    """Refuses the file attached as `delta` unless it is exactly as `tables` declares; returns
+    the names of the tables it holds (an optional one may be absent)."""
+    present = set()
     for kind, name, owner, sql in db.execute("SELECT type, name, tbl_name, sql FROM delta.sqlite_master"):
         if kind == "table":
+            present.add(name)
             if name not in tables:
                 raise Refused("%s holds a table %s that a delta should not" % (path, shown(name)))
             without_rowid = "WITHOUTROWID" in "".join((sql or "").upper().split())
@@ -153,7 +156,6 @@ def check_schema(db, tables, path):
     problems = [r[0] for r in db.execute("PRAGMA delta.quick_check(5)")]
     if problems != ["ok"]:
         raise Refused("%s is damaged: %s" % (path, "; ".join(shown(p) for p in problems[:3])))
-    present = {r[0] for r in db.execute("SELECT name FROM delta.sqlite_master WHERE type = 'table'")}
     for name, (columns, without_rowid, row_check) in tables.items():
         if name not in present:
             continue
@@ -169,10 +171,12 @@ def check_schema(db, tables, path):
         for (what, _), bad in zip(checks, counts[1:]):
             if bad:
                 raise Refused("%s: its table %s has %d rows whose %s is out of bounds or of the wrong type" % (path, name, bad, what))
+    return present
 
 
 def attach(database, delta, tables):
-    """`database` opened with `delta` attached as `delta` (read-only) and checked against `tables`."""
+    """`database` opened with `delta` attached as `delta` (read-only) and checked against
+    `tables`, and the names of the tables the delta holds."""
     for path in (database, delta):
         if not os.path.isfile(path):
             raise Refused("%s: no such file" % path)
@@ -181,11 +185,11 @@ def attach(database, delta, tables):
     uri = "file:%s?mode=ro" % os.path.abspath(delta).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
     db.execute("ATTACH DATABASE ? AS delta", (uri,))
     try:
-        check_schema(db, tables, delta)
+        present = check_schema(db, tables, delta)
     except Refused:
         db.close()
         raise
-    return db
+    return db, present
 
 
 def run(db, statements):
@@ -204,7 +208,7 @@ def run(db, statements):
 
 def apply_tiles(mbtiles, delta):
     """Applies a tiles delta (.mbtiles) to an MBTiles file (`apply` checks first that it is the file's)."""
-    db = attach(mbtiles, delta, TILES_DELTA)
+    db, _ = attach(mbtiles, delta, TILES_DELTA)
     key = names(TILE_KEY)
     tiles = names(TILES_DELTA["tiles"][0])
     run(db, ["DELETE FROM main.tiles WHERE (%s) IN (SELECT %s FROM delta.deleted_tiles)" % (key, key),
@@ -215,9 +219,8 @@ def apply_tiles(mbtiles, delta):
 
 def apply_rows(app_database, delta):
     """Applies a rows delta (.sqlite) to an app database (quakes.sqlite) (`apply` checks first that it is the database's)."""
-    db = attach(app_database, delta, ROWS_DELTA)
+    db, tables = attach(app_database, delta, ROWS_DELTA)
     columns = names(EVENTS)
-    tables = {r[0] for r in db.execute("SELECT name FROM delta.sqlite_master WHERE type = 'table'")}
     if ("details" in tables) != ("deleted_details" in tables):
         db.close()
         raise Refused("%s holds one of the tables details and deleted_details without the other" % delta)
@@ -309,7 +312,7 @@ def apply(old_bundle, new_bundle):
     base = held_version(old_bundle)
     tiles, rows, target = delta_files(new_bundle, base)
     for delta, target_file, tables in ((tiles, "quakes.mbtiles", TILES_DELTA), (rows, "quakes.sqlite", ROWS_DELTA)):
-        db = attach(os.path.join(old_bundle, target_file), delta, tables)  # both checked before either is applied
+        db, _ = attach(os.path.join(old_bundle, target_file), delta, tables)  # both checked before either is applied
         joined = dict(db.execute("SELECT name, value FROM delta.delta_info"))
         db.close()
         if joined != {"base_version": base, "bundle_version": target}:
