@@ -28,7 +28,7 @@ final class ServeProcess: @unchecked Sendable {
         process.standardOutput = output
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
+        try ChildProcess.spawn(process)
         self.process = process
         self.log = log
         guard let line = StandInProcess.firstLine(of: output.fileHandleForReading, process: process, timeout: 60), let url = URL(string: line) else {

@@ -38,7 +38,7 @@ import TestSupport
             process.standardError = FileHandle.nullDevice
             let exited = exited
             process.terminationHandler = { _ in exited.signal() }
-            try process.run()
+            try ChildProcess.spawn(process)
             // Ready once it accepts a connection (bounded: 10 s).
             let deadline = Date().addingTimeInterval(10)
             while !Self.accepts(port) {

@@ -183,11 +183,27 @@ public enum ChildProcess {
     /// Starts `process`; the error names the command when it cannot.
     private static func launch(_ process: Process, _ command: String, _ arguments: [String]) throws {
         do {
-            try process.run()
+            try spawn(process)
         } catch {
             throw Failure(description: "cannot run \(commandLine(command, arguments)): \(error)")
         }
     }
+
+    /// Starts `process`, one start at a time in this test process: every child of the tests is
+    /// started here (also the stores, stand-ins and servers that outlive a test).
+    ///
+    /// Why: Foundation on Linux (`Process.run`) learns that a child has ended when the child's end
+    /// of a socket pair closes, and closes the other descriptors in the new child only up to the
+    /// highest one open when it began. A socket pair made meanwhile by another thread's start is
+    /// inherited too, so a child that lives on (the shared SeaweedFS's S3 witness) held another
+    /// child's end open, and that child's end was never seen: a full run hung with a `quake-bake`
+    /// long exited (a zombie) and its test waiting for it. Started one at a time, no start makes
+    /// descriptors while another is spawning.
+    public static func spawn(_ process: Process) throws {
+        try starting.withLock { try process.run() }
+    }
+
+    private static let starting = NSLock()
 
     /// The command line as a person would type it, shortened for messages.
     private static func commandLine(_ command: String, _ arguments: [String]) -> String {

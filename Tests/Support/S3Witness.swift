@@ -121,7 +121,7 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
         process.standardError = FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try ChildProcess.spawn(process)
         let started = (process, input.fileHandleForWriting, LineReader(output.fileHandleForReading), exited)
         running = started
         return started

@@ -127,7 +127,7 @@ public final class SeaweedFS: @unchecked Sendable {
         process.standardError = FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try ChildProcess.spawn(process)
         lock.withLock { running = (process, input, exited) }
     }
 

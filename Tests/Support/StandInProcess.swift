@@ -84,7 +84,7 @@ public final class StandInProcess: @unchecked Sendable {
         process.standardInput = standardInput
         process.standardError = try FileHandle(forWritingTo: logFile)
         process.terminationHandler = { [exited] _ in exited.signal() }
-        try process.run()
+        try ChildProcess.spawn(process)
 
         let line = Self.firstLine(of: output.fileHandleForReading, process: process, timeout: 120)
         let prefix = "usgs-stand-in listening on "

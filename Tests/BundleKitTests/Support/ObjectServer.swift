@@ -38,7 +38,7 @@ final class ObjectServer: @unchecked Sendable {
         process.standardInput = input
         let output = Pipe()
         process.standardOutput = output
-        try process.run()
+        try ChildProcess.spawn(process)
         var line = Data()
         while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) { line += byte }
         guard let url = URL(string: String(decoding: line, as: UTF8.self)), url.port != nil else {
