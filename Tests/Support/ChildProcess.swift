@@ -198,7 +198,8 @@ public enum ChildProcess {
     /// inherited too, so a child that lives on (the shared SeaweedFS's S3 witness) held another
     /// child's end open, and that child's end was never seen: a full run hung with a `quake-bake`
     /// long exited (a zombie) and its test waiting for it. Started one at a time, no start makes
-    /// descriptors while another is spawning.
+    /// its socket pair while another child is being spawned. (Descriptors that other code opens
+    /// meanwhile, a connection, a file, may still be inherited; none of them tells that a child ended.)
     public static func spawn(_ process: Process) throws {
         try starting.withLock { try process.run() }
     }
