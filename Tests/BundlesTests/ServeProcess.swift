@@ -24,7 +24,7 @@ final class ServeProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = ["serve"] + arguments
         }
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         process.standardOutput = output
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.standardError = try FileHandle(forWritingTo: log)

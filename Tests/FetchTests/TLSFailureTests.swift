@@ -33,7 +33,7 @@ import TestSupport
             process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
             process.arguments = ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", certificate, "-key", key, "-www", "-quiet"]
-            process.standardInput = Pipe()
+            process.standardInput = ChildProcess.pipe()
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             let exited = exited

@@ -190,7 +190,8 @@ public enum ChildProcess {
     }
 
     /// Starts `process`, one start at a time in this test process: every child of the tests is
-    /// started here (also the stores, stand-ins and servers that outlive a test).
+    /// started here (also the stores, stand-ins and servers that outlive a test). Its pipes come
+    /// from `pipe()`.
     ///
     /// Why: Foundation on Linux (`Process.run`) learns that a child has ended when the child's end
     /// of a socket pair closes, and closes the other descriptors in the new child only up to the
@@ -198,10 +199,29 @@ public enum ChildProcess {
     /// inherited too, so a child that lives on (the shared SeaweedFS's S3 witness) held another
     /// child's end open, and that child's end was never seen: a full run hung with a `quake-bake`
     /// long exited (a zombie) and its test waiting for it. Started one at a time, no start makes
-    /// its socket pair while another child is being spawned. (Descriptors that other code opens
-    /// meanwhile, a connection, a file, may still be inherited; none of them tells that a child ended.)
+    /// its socket pair while another child is being spawned. (Files and connections that other
+    /// code opens meanwhile may still be inherited; none of them tells that a child ended.)
     public static func spawn(_ process: Process) throws {
         try starting.withLock { try process.run() }
+    }
+
+    /// A pipe for a child's standard input or output, which no other child inherits: made while
+    /// no child is being started, both ends close-on-exec (the child's own end is duplicated
+    /// onto its 0, 1 or 2, which stays open).
+    ///
+    /// Why: the end of a pipe tells a child to stop (a store's shell, a stand-in, a witness all
+    /// stop when their standard input closes) and tells a test that a child's output is complete.
+    /// A full run hung because a stand-in started by another test at the moment a store's pipe
+    /// was made inherited the pipe's writing end: the store's shell never saw its input close,
+    /// and `stop()` waited for it for ever.
+    public static func pipe() -> Pipe {
+        starting.withLock {
+            let pipe = Pipe()
+            for handle in [pipe.fileHandleForReading, pipe.fileHandleForWriting] {
+                _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            }
+            return pipe
+        }
     }
 
     private static let starting = NSLock()

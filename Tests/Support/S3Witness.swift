@@ -115,7 +115,7 @@ public final class S3Witness: @unchecked Sendable {  // state under `lock`
         environment["AWS_CONFIG_FILE"] = "/dev/null"
         environment["AWS_SHARED_CREDENTIALS_FILE"] = "/dev/null"
         process.environment = environment
-        let input = Pipe(), output = Pipe()
+        let input = ChildProcess.pipe(), output = ChildProcess.pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

@@ -121,7 +121,7 @@ public final class SeaweedFS: @unchecked Sendable {
         environment["PORTS"] = ports.values.sorted().map(String.init).joined(separator: " ")
         environment["REMOVE"] = outlivesItsTests ? directory.url.path : ""
         process.environment = environment
-        let input = Pipe()
+        let input = ChildProcess.pipe()
         process.standardInput = input
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -78,8 +78,8 @@ public final class StandInProcess: @unchecked Sendable {
         process = Process()
         process.executableURL = try Self.executableURL()
         process.arguments = args
-        let output = Pipe()
-        standardInput = Pipe()
+        let output = ChildProcess.pipe()
+        standardInput = ChildProcess.pipe()
         process.standardOutput = output
         process.standardInput = standardInput
         process.standardError = try FileHandle(forWritingTo: logFile)

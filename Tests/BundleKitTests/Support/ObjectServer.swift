@@ -8,7 +8,7 @@ final class ObjectServer: @unchecked Sendable {
     /// The base URL, `http://127.0.0.1:PORT/`.
     let url: URL
     private let process: Process
-    private let input = Pipe()
+    private let input = ChildProcess.pipe()
     private let log: URL
 
     /// One request as the server logged it.
@@ -36,7 +36,7 @@ final class ObjectServer: @unchecked Sendable {
         process.executableURL = WitnessScript.python
         process.arguments = arguments
         process.standardInput = input
-        let output = Pipe()
+        let output = ChildProcess.pipe()
         process.standardOutput = output
         try ChildProcess.spawn(process)
         var line = Data()
