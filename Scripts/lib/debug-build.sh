@@ -1,4 +1,14 @@
 # What every script that makes a debug build of this package shares (sourced by test, demo, chaos,
-# replay, hostile and pictures), so that one build serves them all: the app library
-# (QuakeBundleKit) compiled optimised, as the pipeline is (Package.swift says why only here).
+# replay, hostile and pictures), so that one build serves them all:
+# - the app library (QuakeBundleKit) compiled optimised, as the pipeline is (Package.swift says why
+#   only here);
+# - swift-argument-parser compiled without its debug-only checks of every parse (Scripts/lib/swiftc
+#   says why), through SWIFT_EXEC; a SWIFT_EXEC already set is the compiler it calls.
 export QUAKE_BAKE_OPTIMISE_APP_LIBRARY=1
+if [ -z "${QUAKE_BAKE_SWIFTC:-}" ]; then
+  QUAKE_BAKE_SWIFTC=${SWIFT_EXEC:-$(command -v swiftc)}
+  case $QUAKE_BAKE_SWIFTC in */Scripts/lib/swiftc) QUAKE_BAKE_SWIFTC=$(command -v swiftc) ;; esac
+  export QUAKE_BAKE_SWIFTC
+fi
+SWIFT_EXEC="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/swiftc"
+export SWIFT_EXEC
