@@ -18,7 +18,7 @@ PY
 {"identities": [{"name": "bench", "credentials": [{"accessKey": "$AWS_ACCESS_KEY_ID", "secretKey": "$AWS_SECRET_ACCESS_KEY"}],
   "actions": ["Admin", "Read", "Write", "List", "Tagging"]}, {"name": "anonymous", "actions": ["Read"]}]}
 JSON
-  "$venv/bin/weed" server -dir="$dir/store" -ip=127.0.0.1 -ip.bind=127.0.0.1 -master.port=$MASTER -master.port.grpc=$MASTER_GRPC \
+  "$venv/bin/weed" -logdir="$dir" server -dir="$dir/store" -ip=127.0.0.1 -ip.bind=127.0.0.1 -master.port=$MASTER -master.port.grpc=$MASTER_GRPC \
     -volume.port=$VOLUME -volume.port.grpc=$VOLUME_GRPC -volume.max=100 -master.volumeSizeLimitMB=256 -filer.port=$FILER \
     -filer.port.grpc=$FILER_GRPC -s3 -s3.port=$S3 -s3.port.grpc=$S3_GRPC -s3.port.iceberg=0 -s3.port.lance=0 \
     -s3.config="$dir/s3.json" -metricsPort=0 >"$dir/weed.log" 2>&1 &

@@ -99,8 +99,9 @@ public final class SeaweedFS: @unchecked Sendable {
 
     /// Starts the server (again, after `stop()`: same ports, same data; see `restart()`).
     private func start() throws {
+        // `-logdir`: its own log files (`weed.INFO`…) in the store's directory, not in /tmp.
         let arguments = [
-            "server", "-dir=\(directory.path("data").path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
+            "-logdir=\(directory.url.path)", "server", "-dir=\(directory.path("data").path)", "-ip=127.0.0.1", "-ip.bind=127.0.0.1",
             "-master.port=\(ports["master"]!)", "-master.port.grpc=\(ports["master.grpc"]!)",
             "-volume.port=\(ports["volume"]!)", "-volume.port.grpc=\(ports["volume.grpc"]!)", "-volume.max=100",
             "-master.volumeSizeLimitMB=64", "-filer.port=\(ports["filer"]!)", "-filer.port.grpc=\(ports["filer.grpc"]!)",

@@ -21,8 +21,10 @@ public final class StandInProcess: @unchecked Sendable {
     public let baseURL: URL
     /// The admin base, `http://127.0.0.1:PORT/admin/`.
     public let adminURL: URL
-    /// Where the process's stderr (one line per request) goes; removed when this value goes away.
-    public let logFile: URL
+    /// The process's stderr (one line per request, read if it does not start): a file removed as
+    /// soon as it is open, so that none is left in /tmp, also by the stand-ins a suite shares,
+    /// which live as long as the test process.
+    private let log: FileHandle
     private let process: Process
     /// Signalled when Foundation sees the process end.
     private let exited = DispatchSemaphore(value: 0)
@@ -73,8 +75,14 @@ public final class StandInProcess: @unchecked Sendable {
         }
         args += arguments
 
-        logFile = FileManager.default.temporaryDirectory.appendingPathComponent("usgs-stand-in-\(UUID().uuidString.prefix(8)).log")
-        _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
+        let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("usgs-stand-in-\(UUID().uuidString.prefix(8)).log").path
+        guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
+            throw Failure(description: "cannot create \(logPath)")
+        }
+        let logWriter = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
+        let logReader = try FileHandle(forReadingFrom: URL(fileURLWithPath: logPath))
+        unlink(logPath)
+        log = logReader
         process = Process()
         process.executableURL = try Self.executableURL()
         process.arguments = args
@@ -82,7 +90,7 @@ public final class StandInProcess: @unchecked Sendable {
         standardInput = ChildProcess.pipe()
         process.standardOutput = output
         process.standardInput = standardInput
-        process.standardError = try FileHandle(forWritingTo: logFile)
+        process.standardError = logWriter
         process.terminationHandler = { [exited] _ in exited.signal() }
         try ChildProcess.spawn(process)
 
@@ -90,8 +98,8 @@ public final class StandInProcess: @unchecked Sendable {
         let prefix = "usgs-stand-in listening on "
         guard let line, line.hasPrefix(prefix), let url = URL(string: String(line.dropFirst(prefix.count))) else {
             Self.end(process, exited: exited)
-            let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
-            throw Failure(description: "usgs-stand-in did not start (printed \(line.map { "\"\($0)\"" } ?? "nothing"), \(process.isRunning ? "still running" : "exit status \(process.terminationStatus)")):\n\(log)")
+            let text = String(decoding: (try? logReader.readToEnd()) ?? Data(), as: UTF8.self)
+            throw Failure(description: "usgs-stand-in did not start (printed \(line.map { "\"\($0)\"" } ?? "nothing"), \(process.isRunning ? "still running" : "exit status \(process.terminationStatus)")):\n\(text)")
         }
         baseURL = url
         adminURL = URL(string: "/admin/", relativeTo: url)!.absoluteURL
@@ -102,7 +110,6 @@ public final class StandInProcess: @unchecked Sendable {
 
     deinit {
         stop()
-        try? FileManager.default.removeItem(at: logFile)
     }
 
     /// Stops the process (SIGTERM) and waits for it: at most 30 s, then SIGKILL and the
