@@ -21,10 +21,6 @@ public final class StandInProcess: @unchecked Sendable {
     public let baseURL: URL
     /// The admin base, `http://127.0.0.1:PORT/admin/`.
     public let adminURL: URL
-    /// The process's stderr (one line per request, read if it does not start): a file removed as
-    /// soon as it is open, so that none is left in /tmp, also by the stand-ins a suite shares,
-    /// which live as long as the test process.
-    private let log: FileHandle
     private let process: Process
     /// Signalled when Foundation sees the process end.
     private let exited = DispatchSemaphore(value: 0)
@@ -75,6 +71,9 @@ public final class StandInProcess: @unchecked Sendable {
         }
         args += arguments
 
+        // Its stderr (one line per request) goes to a file that is removed as soon as it is open,
+        // and read only if it does not start: no log is left in /tmp, also by the stand-ins a
+        // suite shares, which live as long as the test process.
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("usgs-stand-in-\(UUID().uuidString.prefix(8)).log").path
         guard FileManager.default.createFile(atPath: logPath, contents: nil) else {
             throw Failure(description: "cannot create \(logPath)")
@@ -82,7 +81,6 @@ public final class StandInProcess: @unchecked Sendable {
         let logWriter = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         let logReader = try FileHandle(forReadingFrom: URL(fileURLWithPath: logPath))
         unlink(logPath)
-        log = logReader
         process = Process()
         process.executableURL = try Self.executableURL()
         process.arguments = args
