@@ -151,10 +151,7 @@ import FoundationNetworking
         #expect(second != first && !FileManager.default.fileExists(atPath: bundles.appendingPathComponent(first).path), "the first version is pruned")
         #expect(try await tileETag().contains(second))
 
-        let descriptors = "/proc/\(server.process.processIdentifier)/fd"
-        let open = try FileManager.default.contentsOfDirectory(atPath: descriptors).compactMap {
-            try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + $0)
-        }
+        let open = try ChildProcess.openDescriptors(of: server.process.processIdentifier)
         #expect(open.contains { $0.hasPrefix(bundles.appendingPathComponent(second).path) }, "\(open)")
         #expect(!open.contains { $0.contains(first) }, "files of the pruned version still open: \(open.filter { $0.contains(first) })")
     }

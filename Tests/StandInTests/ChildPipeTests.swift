@@ -18,7 +18,7 @@ import TestSupport
             var status: Int32 = 0
             waitpid(child, &status, 0)
         }
-        let held = Self.descriptors(of: child)
+        let held = try ChildProcess.openDescriptors(of: child)
         #expect(!held.isEmpty, "no descriptors read for child \(child)")
         #expect(!held.contains(name), "child \(child) holds \(name): \(held.sorted())")
     }
@@ -32,12 +32,5 @@ import TestSupport
         let status = posix_spawn(&pid, path, nil, nil, argv, environ)
         guard status == 0 else { throw ChildProcess.Failure(description: "posix_spawn \(path): error \(status)") }
         return pid
-    }
-
-    /// What each descriptor of process `pid` names (`pipe:[5818346]`, `/dev/null`, …).
-    private static func descriptors(of pid: pid_t) -> [String] {
-        let directory = "/proc/\(pid)/fd"
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)") }
     }
 }

@@ -226,6 +226,15 @@ public enum ChildProcess {
 
     private static let starting = NSLock()
 
+    /// What each descriptor process `pid` holds open names, as `/proc/PID/fd` shows it
+    /// (`pipe:[5818346]`, `/dev/null`, a file's path…); throws when the process is gone.
+    public static func openDescriptors(of pid: pid_t) throws -> [String] {
+        let directory = "/proc/\(pid)/fd"
+        return try FileManager.default.contentsOfDirectory(atPath: directory).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "\(directory)/\($0)")
+        }
+    }
+
     /// The command line as a person would type it, shortened for messages.
     private static func commandLine(_ command: String, _ arguments: [String]) -> String {
         let line = ([command] + arguments).joined(separator: " ")
