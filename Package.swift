@@ -178,7 +178,7 @@ let package = Package(
         ], path: "Tests/StoreTests"),
         .testTarget(name: "TilesTests", dependencies: ["QuakeTiles", "QuakeCatalog", "QuakeCommon", "TestSupport"], path: "Tests/TilesTests"),
         .testTarget(name: "BundlesTests", dependencies: [
-            "QuakeBundles", "QuakeStore", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake", "usgs-stand-in",
+            "QuakeBundles", "QuakeStore", "QuakeSQLite", "QuakeTiles", "QuakeCatalog", "QuakeCommon", "QuakeSynthetic", "TestSupport", "quake-bake", "usgs-stand-in",
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/BundlesTests"),

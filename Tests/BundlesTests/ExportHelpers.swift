@@ -35,7 +35,7 @@ enum ExportHelpers {
     /// (`deltas/`, and their part of the manifest) are left aside: they depend on which older
     /// versions sat beside a bundle, not on its content (DeltaTests checks them). With
     /// `patchedFiles`, the files an incremental export patches (`quakes.sqlite`, `quakes.mbtiles`)
-    /// are compared by what they hold (`sqliteContent`), and their sizes and hashes in the
+    /// are compared by what they hold (`sameSQLiteContent`), and their sizes and hashes in the
     /// manifest are left aside: a patched file lays its pages out by the history of its changes.
     /// It does not throw, so that `#expect(ExportHelpers.differences(a, b) == [])` shows the
     /// paths when it fails (what stopped the comparison is one of them).
@@ -45,7 +45,7 @@ enum ExportHelpers {
             return try Set(left.keys).union(right.keys).sorted().filter { path in
                 guard left[path] != right[path] else { return false }
                 guard patchedFiles, Self.patchedFiles.contains(path), left[path] != nil, right[path] != nil else { return true }
-                return try sqliteContent(a.appendingPathComponent(path)) != sqliteContent(b.appendingPathComponent(path))
+                return try !sameSQLiteContent(a.appendingPathComponent(path), b.appendingPathComponent(path))
             }
         } catch {
             return ["(could not compare \(a.lastPathComponent) with \(b.lastPathComponent): \(error))"]
@@ -68,35 +68,43 @@ enum ExportHelpers {
         return kept
     }
 
-    /// What a SQLite file holds, page layout aside: `user_version`, `application_id`, the schema,
-    /// and every row of every table (an R-tree through its module, its shadow tables left out;
-    /// `events` with its rowid, the feature id), sorted. Equal for a patched file and the same
-    /// content written whole.
-    struct SQLiteContent: Equatable {
-        let pragmas: [Int]
-        let schema: [String]
-        let rows: [String: [[DatabaseValue]]]
-    }
-
-    static func sqliteContent(_ url: URL) throws -> SQLiteContent {
-        let queue = try DatabaseQueue(path: url.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
-        return try queue.read { db in
-            let pragmas = try ["user_version", "application_id"].map { try Int.fetchOne(db, sql: "PRAGMA \($0)") ?? -1 }
-            let schema = try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || ifnull(sql, '') FROM sqlite_master ORDER BY name")
-            let tables = try String.fetchAll(db, sql: """
-                SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
-                  AND NOT EXISTS (SELECT 1 FROM sqlite_master v WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%'
-                                  AND sqlite_master.name IN (v.name || '_node', v.name || '_rowid', v.name || '_parent'))
-                ORDER BY name
-                """)
-            var rows: [String: [[DatabaseValue]]] = [:]
-            for table in tables {
-                let columns = try db.columns(in: table).count + (table == "events" ? 1 : 0)
-                let order = (1...columns).map(String.init).joined(separator: ", ")
-                rows[table] = try Row.fetchAll(db, sql: "SELECT \(table == "events" ? "rowid, " : "")* FROM \(table) ORDER BY \(order)")
-                    .map { Array($0.databaseValues) }
+    /// Whether two SQLite files hold the same, page layout aside: `user_version`, `application_id`,
+    /// the schema, and every row of every table (an R-tree through its module, its shadow tables
+    /// left out; `events` with its rowid, the feature id), each table's rows compared as a multiset
+    /// (values as SQLite compares them: 1 equals 1.0, text never equals a BLOB). True for a patched
+    /// file and the same content written whole. SQLite compares the rows of the two files attached
+    /// side by side: reading them into GRDB's rows, compiled unoptimised in the tests' builds, was
+    /// about 5 s of a quick loop's CPU.
+    static func sameSQLiteContent(_ a: URL, _ b: URL) throws -> Bool {
+        let queue = try DatabaseQueue(path: a.path, configuration: { var c = Configuration(); c.readonly = true; return c }())
+        return try queue.inDatabase { db in
+            try db.execute(sql: "ATTACH DATABASE ? AS other", arguments: [b.path])
+            defer { try? db.execute(sql: "DETACH DATABASE other") }
+            for pragma in ["user_version", "application_id"] {
+                guard try Int.fetchOne(db, sql: "PRAGMA main.\(pragma)") == Int.fetchOne(db, sql: "PRAGMA other.\(pragma)") else { return false }
             }
-            return SQLiteContent(pragmas: pragmas, schema: schema, rows: rows)
+            func schema(_ name: String) throws -> [String] {
+                try String.fetchAll(db, sql: "SELECT type || ' ' || name || ' ' || ifnull(sql, '') FROM \(name).sqlite_master ORDER BY name")
+            }
+            guard try schema("main") == schema("other") else { return false }
+            let tables = try String.fetchAll(db, sql: """
+                SELECT t.name FROM main.sqlite_master t WHERE t.type = 'table' AND t.name NOT LIKE 'sqlite_%'
+                  AND NOT EXISTS (SELECT 1 FROM main.sqlite_master v WHERE v.sql LIKE 'CREATE VIRTUAL TABLE%'
+                                  AND t.name IN (v.name || '_node', v.name || '_rowid', v.name || '_parent'))
+                """)
+            for table in tables {
+                let columns = try db.columns(in: table, in: "main").count + (table == "events" ? 1 : 0)
+                let groups = (1...columns).map(String.init).joined(separator: ", ")
+                func counted(_ schema: String) -> String {
+                    "SELECT \(table == "events" ? "rowid, " : "")*, count(*) FROM \(schema).\(table) GROUP BY \(groups)"
+                }
+                let differs = try Bool.fetchOne(db, sql: """
+                    SELECT EXISTS (\(counted("main")) EXCEPT \(counted("other")))
+                        OR EXISTS (\(counted("other")) EXCEPT \(counted("main")))
+                    """) ?? true
+                if differs { return false }
+            }
+            return true
         }
     }
 
