@@ -103,9 +103,10 @@ import TestSupport
         defer { relay.cut() }
         let arguments = ["publish", "--workspace", workspace.path, "--bundle", bundle.path, "--to", store.target("maps"),
                          "--credentials-file", try store.credentialsFile().path, "--verbose"]
-        let process = try QuakeBakeCLI.start(arguments + ["--endpoint", relay.url.absoluteString], standardError: directory.path("publish.log"))
+        let log = directory.path("publish.log")
+        let process = try QuakeBakeCLI.start(arguments + ["--endpoint", relay.url.absoluteString], standardError: log)
         try await waitUntil("the second part held", timeout: 120) { relay.isHolding || !process.isRunning }
-        #expect(process.isRunning, "the publish ended before its second part: \((try? String(contentsOf: directory.path("publish.log"), encoding: .utf8)) ?? "")")
+        #expect(process.isRunning, "the publish ended before its second part: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")")
         kill(process.processIdentifier, SIGKILL)
         try await waitUntil("publish to end", timeout: 60) { !process.isRunning }
         relay.cut()
